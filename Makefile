@@ -1,0 +1,66 @@
+# starlens: the two commands of the README are `make demo` and `make test`.
+# Both install what is missing (Debian packages, apt-get), configure with meson and build.
+
+SHELL := /bin/bash
+.ONESHELL:
+.SHELLFLAGS := -eu -o pipefail -c
+
+# Everything the build, the tests and the demo need, from Debian 12's archive.
+DEBIAN_PACKAGES := meson ninja-build pkg-config g++ cmake git \
+  libhdf5-dev libopenexr-dev openexr nlohmann-json3-dev doctest-dev libhealpix-cxx-dev \
+  libxxhash-dev libssl-dev libpng-dev libcli11-dev libgsl-dev zlib1g-dev \
+  colord-data stellarium-data=0.22.2-1 hipcc libamdhip64-dev python3
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+BUILD := build
+TEST_BUILD := build-test
+JOBS ?= $(shell nproc)
+
+.PHONY: demo test deps build check-gpu-compile clean format
+
+# Installs the packages not yet installed (nothing when all are there).
+deps:
+	missing=""
+	for spec in $(DEBIAN_PACKAGES); do
+	  name=$${spec%%=*}; want=$${spec#*=}
+	  have=$$(dpkg-query -W -f='$${Status} $${Version}' "$$name" 2>/dev/null || true)
+	  if [[ "$$have" != "install ok installed"* ]] || { [[ "$$spec" == *=* ]] && [[ "$$have" != *" $$want" ]]; }; then
+	    missing="$$missing $$spec"
+	  fi
+	done
+	if [ -n "$$missing" ]; then
+	  echo "installing:$$missing"
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing
+	fi
+
+$(BUILD)/build.ninja: | deps
+	meson setup $(BUILD) --buildtype=release
+
+build: deps $(BUILD)/build.ninja
+	ninja -C $(BUILD) -j $(JOBS)
+
+demo: build
+	bash tools/demo.sh $(BUILD) out
+
+# The whole suite, warnings as errors, under AddressSanitizer and UBSan; then the GPU
+# backend compiled (not run: CI has no GPU) for NVIDIA with nvcc and for AMD with hipcc.
+test: deps
+	[ -f $(TEST_BUILD)/build.ninja ] || meson setup $(TEST_BUILD) --buildtype=debugoptimized \
+	  -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false
+	ninja -C $(TEST_BUILD) -j $(JOBS)
+	status=0
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	  meson test -C $(TEST_BUILD) --print-errorlogs --num-processes $(JOBS) || status=$$?
+	$(MAKE) --no-print-directory check-gpu-compile || status=1
+	python3 tools/test_summary.py $(TEST_BUILD)/meson-logs/testlog.json
+	exit $$status
+
+check-gpu-compile: deps
+	bash tools/gpu_compile_check.sh
+
+format:
+	git ls-files '*.cpp' '*.h' '*.hip' | xargs clang-format -i
+
+clean:
+	rm -rf $(BUILD) $(TEST_BUILD) build-cuda build-hip

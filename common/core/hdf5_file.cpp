@@ -1,0 +1,210 @@
+#include "core/hdf5_file.h"
+
+#include <filesystem>
+
+#include "core/errors.h"
+
+namespace starlens::h5 {
+namespace {
+
+void silence_hdf5_errors() {
+  static const bool silenced = [] {
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    return true;
+  }();
+  (void)silenced;
+}
+
+[[noreturn]] void input_failure(const File& file, const std::string& object, const std::string& why) {
+  throw_input_error(file.path, object, why);
+}
+
+}  // namespace
+
+Handle& Handle::operator=(Handle&& other) noexcept {
+  if (this != &other) {
+    close();
+    id_ = other.id_;
+    other.id_ = H5I_INVALID_HID;
+  }
+  return *this;
+}
+
+void Handle::close() {
+  if (id_ < 0) return;
+  switch (H5Iget_type(id_)) {
+    case H5I_FILE: H5Fclose(id_); break;
+    case H5I_GROUP: H5Gclose(id_); break;
+    case H5I_DATASET: H5Dclose(id_); break;
+    case H5I_DATASPACE: H5Sclose(id_); break;
+    case H5I_DATATYPE: H5Tclose(id_); break;
+    case H5I_ATTR: H5Aclose(id_); break;
+    case H5I_GENPROP_LST: H5Pclose(id_); break;
+    default: break;
+  }
+  id_ = H5I_INVALID_HID;
+}
+
+File create_file(const std::string& path, const std::string& display_path) {
+  silence_hdf5_errors();
+  File file{Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)), display_path};
+  if (!file.handle.valid()) throw_run_failure(display_path, "cannot create HDF5 file");
+  return file;
+}
+
+File open_file(const std::string& path) {
+  silence_hdf5_errors();
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) throw_input_error(path, "", "no such file");
+  if (H5Fis_hdf5(path.c_str()) <= 0)
+    throw_input_error(path, "", "not an HDF5 file (or truncated/corrupt)");
+  File file{Handle(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT)), path};
+  if (!file.handle.valid()) throw_input_error(path, "", "HDF5 file cannot be opened (corrupt?)");
+  return file;
+}
+
+Handle create_group(const File& file, const std::string& name) {
+  Handle group(H5Gcreate2(file.id(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  if (!group.valid()) throw_run_failure(file.path, "cannot create group " + name);
+  return group;
+}
+
+bool has_object(const File& file, const std::string& name) {
+  // Check each path component so that a missing parent group is not an HDF5 error.
+  std::string prefix;
+  std::size_t position = 0;
+  while (position != std::string::npos) {
+    const std::size_t next = name.find('/', position + 1);
+    prefix = name.substr(0, next);
+    if (!prefix.empty() && prefix != "/" && H5Lexists(file.id(), prefix.c_str(), H5P_DEFAULT) <= 0)
+      return false;
+    position = next;
+  }
+  return true;
+}
+
+void write_dataset(const File& file, const std::string& name, hid_t type, const void* data,
+                   std::uint64_t rows, std::uint64_t columns, std::uint64_t chunk_rows) {
+  const int rank = columns > 0 ? 2 : 1;
+  const hsize_t dims[2] = {rows, columns};
+  Handle space(H5Screate_simple(rank, dims, nullptr));
+  Handle properties(H5Pcreate(H5P_DATASET_CREATE));
+  if (chunk_rows > 0 && rows > 0) {
+    const hsize_t chunk[2] = {std::min<hsize_t>(chunk_rows, rows), columns};
+    H5Pset_chunk(properties.get(), rank, chunk);
+    H5Pset_deflate(properties.get(), 1);
+  }
+  Handle dataset(H5Dcreate2(file.id(), name.c_str(), type, space.get(), H5P_DEFAULT,
+                            properties.get(), H5P_DEFAULT));
+  if (!dataset.valid()) throw_run_failure(file.path, "cannot create dataset " + name);
+  if (rows > 0 && H5Dwrite(dataset.get(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
+    throw_run_failure(file.path, "cannot write dataset " + name + " (disk full?)");
+}
+
+std::vector<std::uint64_t> dataset_shape(const File& file, const std::string& name) {
+  if (!has_object(file, name)) input_failure(file, name, "dataset missing");
+  Handle dataset(H5Dopen2(file.id(), name.c_str(), H5P_DEFAULT));
+  if (!dataset.valid()) input_failure(file, name, "dataset cannot be opened");
+  Handle space(H5Dget_space(dataset.get()));
+  const int rank = H5Sget_simple_extent_ndims(space.get());
+  if (rank < 1 || rank > 2) input_failure(file, name, "unexpected rank " + std::to_string(rank));
+  hsize_t dims[2] = {0, 0};
+  H5Sget_simple_extent_dims(space.get(), dims, nullptr);
+  std::vector<std::uint64_t> shape(dims, dims + rank);
+  return shape;
+}
+
+void read_rows(const File& file, const std::string& name, hid_t type, void* out,
+               std::uint64_t first, std::uint64_t count) {
+  const auto shape = dataset_shape(file, name);
+  if (first + count > shape[0])
+    input_failure(file, name, "rows " + std::to_string(first) + "+" + std::to_string(count) +
+                                  " beyond its " + std::to_string(shape[0]) + " rows");
+  if (count == 0) return;
+  Handle dataset(H5Dopen2(file.id(), name.c_str(), H5P_DEFAULT));
+  Handle file_space(H5Dget_space(dataset.get()));
+  const int rank = static_cast<int>(shape.size());
+  const hsize_t start[2] = {first, 0};
+  const hsize_t extent[2] = {count, rank == 2 ? shape[1] : 1};
+  H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, extent, nullptr);
+  Handle memory_space(H5Screate_simple(rank, extent, nullptr));
+  if (H5Dread(dataset.get(), type, memory_space.get(), file_space.get(), H5P_DEFAULT, out) < 0)
+    input_failure(file, name, "read failed (corrupt or wrong type)");
+}
+
+namespace {
+
+void write_attribute_raw(const File& file, const std::string& name, hid_t type, const void* value) {
+  H5Adelete(file.id(), name.c_str());
+  Handle space(H5Screate(H5S_SCALAR));
+  Handle attribute(H5Acreate2(file.id(), name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT));
+  if (!attribute.valid() || H5Awrite(attribute.get(), type, value) < 0)
+    throw_run_failure(file.path, "cannot write attribute " + name);
+}
+
+Handle open_attribute(const File& file, const std::string& name) {
+  if (H5Aexists(file.id(), name.c_str()) <= 0) input_failure(file, "attribute " + name, "missing");
+  Handle attribute(H5Aopen(file.id(), name.c_str(), H5P_DEFAULT));
+  if (!attribute.valid()) input_failure(file, "attribute " + name, "cannot be opened");
+  return attribute;
+}
+
+}  // namespace
+
+void write_attribute(const File& file, const std::string& name, const std::string& value) {
+  Handle type(H5Tcopy(H5T_C_S1));
+  H5Tset_size(type.get(), std::max<std::size_t>(value.size(), 1));
+  H5Tset_strpad(type.get(), H5T_STR_NULLPAD);
+  write_attribute_raw(file, name, type.get(), value.c_str());
+}
+
+void write_attribute(const File& file, const std::string& name, double value) {
+  write_attribute_raw(file, name, H5T_NATIVE_DOUBLE, &value);
+}
+
+void write_attribute(const File& file, const std::string& name, std::int64_t value) {
+  write_attribute_raw(file, name, H5T_NATIVE_INT64, &value);
+}
+
+bool has_attribute(const File& file, const std::string& name) {
+  return H5Aexists(file.id(), name.c_str()) > 0;
+}
+
+std::string read_string_attribute(const File& file, const std::string& name) {
+  Handle attribute = open_attribute(file, name);
+  Handle type(H5Aget_type(attribute.get()));
+  if (H5Tget_class(type.get()) != H5T_STRING) input_failure(file, "attribute " + name, "not a string");
+  if (H5Tis_variable_str(type.get()) > 0) {
+    char* text = nullptr;
+    Handle memory_type(H5Tcopy(H5T_C_S1));
+    H5Tset_size(memory_type.get(), H5T_VARIABLE);
+    if (H5Aread(attribute.get(), memory_type.get(), &text) < 0 || text == nullptr)
+      input_failure(file, "attribute " + name, "unreadable");
+    std::string value(text);
+    H5free_memory(text);
+    return value;
+  }
+  std::string value(H5Tget_size(type.get()), '\0');
+  if (H5Aread(attribute.get(), type.get(), value.data()) < 0)
+    input_failure(file, "attribute " + name, "unreadable");
+  value.resize(value.find('\0') == std::string::npos ? value.size() : value.find('\0'));
+  return value;
+}
+
+double read_double_attribute(const File& file, const std::string& name) {
+  Handle attribute = open_attribute(file, name);
+  double value = 0;
+  if (H5Aread(attribute.get(), H5T_NATIVE_DOUBLE, &value) < 0)
+    input_failure(file, "attribute " + name, "not a number");
+  return value;
+}
+
+std::int64_t read_int_attribute(const File& file, const std::string& name) {
+  Handle attribute = open_attribute(file, name);
+  std::int64_t value = 0;
+  if (H5Aread(attribute.get(), H5T_NATIVE_INT64, &value) < 0)
+    input_failure(file, "attribute " + name, "not an integer");
+  return value;
+}
+
+}  // namespace starlens::h5

@@ -1,0 +1,161 @@
+#include "manifest/manifest.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <thread>
+
+#include "build_info.h"
+#include "core/atomic_output.h"
+#include "core/errors.h"
+#include "git_describe.h"
+#include "manifest/sha256.h"
+
+namespace starlens {
+namespace {
+
+std::string utc_now_iso8601() {
+  const auto now = std::chrono::system_clock::now();
+  const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
+  const auto millis =
+      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  char text[40];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &utc);
+  char with_millis[48];
+  std::snprintf(with_millis, sizeof with_millis, "%s.%03dZ", text, static_cast<int>(millis));
+  return with_millis;
+}
+
+std::string host_cpu_model() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(colon + 2);
+    }
+  }
+  return "unknown";
+}
+
+std::string host_name() {
+  char name[256] = {};
+  gethostname(name, sizeof name - 1);
+  return name;
+}
+
+nlohmann::json file_entry(const std::string& path, const std::string& role, std::uint64_t size,
+                          const std::string& sha256) {
+  return {{"path", path}, {"role", role}, {"size", size}, {"sha256", sha256}};
+}
+
+}  // namespace
+
+Manifest::Manifest(std::string tool, int argc, char** argv) {
+  json_["format"] = "starlens-manifest";
+  json_["format_version"] = 1;
+  json_["tool"] = std::move(tool);
+  json_["version"] = STARLENS_VERSION;
+  json_["git_describe"] = STARLENS_GIT_DESCRIBE;
+  json_["build"] = {{"type", STARLENS_BUILD_TYPE},
+                    {"compiler", STARLENS_COMPILER},
+                    {"flags", STARLENS_CXX_FLAGS},
+                    {"gpu_backend", STARLENS_GPU_BACKEND}};
+  std::error_code error;
+  const auto executable = std::filesystem::read_symlink("/proc/self/exe", error);
+  json_["executable"] = {{"path", executable.string()},
+                         {"sha256", error ? std::string("unknown") : sha256_file(executable)}};
+  nlohmann::json arguments = nlohmann::json::array();
+  for (int i = 0; i < argc; ++i) arguments.push_back(argv[i]);
+  json_["argv"] = arguments;
+  json_["cwd"] = std::filesystem::current_path(error).string();
+  json_["host"] = {{"name", host_name()},
+                   {"cpu", host_cpu_model()},
+                   {"hardware_threads", std::thread::hardware_concurrency()}};
+  json_["start_time"] = utc_now_iso8601();
+  json_["parameters"] = nlohmann::json::object();
+  json_["inputs"] = nlohmann::json::array();
+  json_["outputs"] = nlohmann::json::array();
+  json_["counts"] = nlohmann::json::object();
+  json_["timings_s"] = nlohmann::json::object();
+}
+
+void Manifest::add_timings(const PhaseTimes& times) {
+  for (const auto& [phase, seconds] : times.all()) json_["timings_s"][phase] = seconds;
+}
+
+void Manifest::add_input(const std::filesystem::path& path, const std::string& role) {
+  if (path == "-") {
+    json_["inputs"].push_back(file_entry("-", role, 0, "stdin"));
+    return;
+  }
+  std::error_code error;
+  const auto size = std::filesystem::file_size(path, error);
+  if (error) throw_input_error(path.string(), "", "cannot be read: " + error.message());
+  json_["inputs"].push_back(file_entry(path.string(), role, size, sha256_file(path)));
+}
+
+void Manifest::add_input_hashed(const std::string& path, const std::string& role,
+                                std::uint64_t size, const std::string& sha256) {
+  json_["inputs"].push_back(file_entry(path, role, size, sha256));
+}
+
+void Manifest::add_output(const std::filesystem::path& path, const std::string& role) {
+  std::error_code error;
+  const auto size = std::filesystem::file_size(path, error);
+  if (error) throw_run_failure(path.string(), "output missing after write");
+  json_["outputs"].push_back(file_entry(path.string(), role, size, sha256_file(path)));
+}
+
+void Manifest::add_output_hashed(const std::string& path, const std::string& role,
+                                 std::uint64_t size, const std::string& sha256) {
+  json_["outputs"].push_back(file_entry(path, role, size, sha256));
+}
+
+std::string Manifest::run_digest() const {
+  nlohmann::json identity = {{"tool", json_["tool"]},
+                             {"version", json_["version"]},
+                             {"parameters", json_["parameters"]}};
+  for (const auto& input : json_["inputs"]) identity["inputs"].push_back(input["sha256"]);
+  const std::string text = identity.dump();
+  return sha256_hex(text.data(), text.size());
+}
+
+std::filesystem::path manifest_path_for(const std::filesystem::path& output_path) {
+  auto path = output_path;
+  path += ".manifest.json";
+  return path;
+}
+
+void Manifest::write(const std::filesystem::path& output_path, bool force) {
+  json_["end_time"] = utc_now_iso8601();
+  json_["run_digest"] = run_digest();
+  AtomicOutput output(manifest_path_for(output_path), force);
+  {
+    std::ofstream file(output.temp_path());
+    file << json_.dump(2) << '\n';
+    file.flush();
+    if (!file) throw_run_failure(output.final_path().string(), "cannot write manifest (disk full?)");
+  }
+  output.commit();
+}
+
+nlohmann::json read_manifest(const std::filesystem::path& path) {
+  std::ifstream file(path);
+  if (!file) throw_input_error(path.string(), "", "manifest cannot be opened");
+  nlohmann::json manifest;
+  try {
+    file >> manifest;
+  } catch (const nlohmann::json::exception& e) {
+    throw_input_error(path.string(), "", std::string("not valid JSON: ") + e.what());
+  }
+  if (!manifest.is_object() || manifest.value("format", "") != "starlens-manifest")
+    throw_input_error(path.string(), "format", "not a starlens manifest");
+  return manifest;
+}
+
+}  // namespace starlens

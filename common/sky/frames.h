@@ -1,0 +1,27 @@
+#pragma once
+// Sky directions as unit 3-vectors: ICRS equatorial and galactic (IAU rotation, DESIGN §2).
+#include <array>
+
+namespace starlens {
+
+using Vec3 = std::array<double, 3>;
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kDegree = kPi / 180.0;
+
+// Unit vector of spherical coordinates (longitude, latitude) in radians.
+Vec3 unit_vector_from_angles(double longitude, double latitude);
+// (longitude in [0, 2pi), latitude in [-pi/2, pi/2]) of a non-zero vector.
+std::array<double, 2> angles_from_vector(const Vec3& v);
+
+// ICRS <-> galactic, by the Hipparcos realisation of the IAU galactic frame
+// (ESA 1997, vol. 1, section 1.5.3; Liu, Zhu & Zhang 2011, A&A 526, A16).
+Vec3 icrs_to_galactic(const Vec3& icrs);
+Vec3 galactic_to_icrs(const Vec3& galactic);
+
+double dot(const Vec3& a, const Vec3& b);
+Vec3 cross(const Vec3& a, const Vec3& b);
+Vec3 normalized(const Vec3& v);
+double norm(const Vec3& v);
+
+}  // namespace starlens

@@ -1,0 +1,60 @@
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "core/atomic_output.h"
+#include "core/errors.h"
+
+namespace fs = std::filesystem;
+using starlens::AtomicOutput;
+using starlens::InputError;
+
+namespace {
+fs::path fresh_folder(const std::string& name) {
+  const fs::path folder = fs::temp_directory_path() / ("starlens_test_" + name + "_" + std::to_string(::getpid()));
+  fs::remove_all(folder);
+  fs::create_directories(folder);
+  return folder;
+}
+}  // namespace
+
+TEST_CASE("an output appears under its final name only after commit") {
+  const auto folder = fresh_folder("atomic");
+  const auto target = folder / "out.bin";
+  {
+    AtomicOutput output(target, false);
+    std::ofstream(output.temp_path()) << "data";
+    CHECK_FALSE(fs::exists(target));
+    output.commit();
+  }
+  CHECK(fs::exists(target));
+  CHECK(fs::file_size(target) == 4);
+  fs::remove_all(folder);
+}
+
+TEST_CASE("an abandoned output leaves nothing behind") {
+  const auto folder = fresh_folder("abandon");
+  const auto target = folder / "out.bin";
+  fs::path temp;
+  {
+    AtomicOutput output(target, false);
+    temp = output.temp_path();
+    std::ofstream(temp) << "partial";
+  }
+  CHECK_FALSE(fs::exists(target));
+  CHECK_FALSE(fs::exists(temp));
+  fs::remove_all(folder);
+}
+
+TEST_CASE("existing outputs need force; missing folders are bad input") {
+  const auto folder = fresh_folder("force");
+  const auto target = folder / "out.bin";
+  std::ofstream(target) << "old";
+  CHECK_THROWS_AS(AtomicOutput(target, false), InputError);
+  CHECK_NOTHROW(AtomicOutput(target, true));
+  CHECK_THROWS_WITH_AS(AtomicOutput(folder / "missing" / "x.png", true),
+                       doctest::Contains("does not exist"), InputError);
+  fs::remove_all(folder);
+}
