@@ -1,0 +1,85 @@
+#pragma once
+// The chunked event stream events.sle (DESIGN section 5; byte layout in docs/FORMATS.md):
+// a 256-byte file header, chunks of a 32-byte header plus `count` StarEvent records with an
+// xxh3-64 checksum of the payload, and an end chunk of count 0. "-" is stdin/stdout.
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "events/star_event.h"
+
+namespace starlens {
+
+constexpr std::uint32_t kEventStreamVersion = 1;
+constexpr std::uint32_t kStreamFlagScatterControl = 1u << 0;  // produce scatter's control stream
+
+struct StreamHeader {
+  std::uint32_t version = kEventStreamVersion;
+  std::uint32_t chunk_capacity = 16384;  // most events in one chunk
+  std::uint32_t width = 0;               // frame size, px
+  std::uint32_t height = 0;
+  std::uint32_t flags = 0;
+  PsfModel psf;
+};
+
+struct ChunkInfo {
+  std::uint64_t sequence = 0;        // 0, 1, 2, ... in stream order
+  std::uint32_t count = 0;
+  std::uint32_t first_triangle = 0;  // triangle index range that produced the chunk
+  std::uint32_t last_triangle = 0;
+};
+
+// Writes to a temporary file renamed on finish() (or to stdout for "-"). Thread-safe:
+// workers submit whole chunks; sequence numbers follow submission order.
+class EventWriter {
+ public:
+  EventWriter(const std::string& path, const StreamHeader& header, bool force);
+  ~EventWriter();  // without finish(): removes the temporary file, final name untouched
+  EventWriter(const EventWriter&) = delete;
+  EventWriter& operator=(const EventWriter&) = delete;
+
+  void write_chunk(std::span<const StarEvent> events, std::uint32_t first_triangle,
+                   std::uint32_t last_triangle);
+  // Writes the end chunk, flushes, and moves the file to its final name.
+  void finish();
+
+  std::uint64_t chunks_written() const;
+  std::uint64_t events_written() const;
+  std::uint64_t bytes_written() const;
+  std::string sha256() const;  // of all bytes written; valid after finish()
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// Reads and validates: magic, version, record size, header fields, chunk magic, sequence,
+// count <= capacity, checksum, every record (finite, flux >= 0, colour >= 0, support > 0),
+// and the end chunk. Any violation throws InputError naming the file, the chunk and field.
+class EventReader {
+ public:
+  explicit EventReader(const std::string& path);
+  ~EventReader();
+  EventReader(const EventReader&) = delete;
+  EventReader& operator=(const EventReader&) = delete;
+
+  const StreamHeader& header() const;
+  // Fills `events` with the next chunk; false at the end chunk (after which the stream is
+  // fully validated).
+  bool next_chunk(std::vector<StarEvent>& events, ChunkInfo& info);
+  // The same into caller-owned memory of at least header().chunk_capacity records (pinned
+  // host buffers); returns the record count, 0 at the end chunk.
+  std::uint32_t next_chunk_into(StarEvent* destination, ChunkInfo& info);
+
+  std::uint64_t bytes_read() const;
+  std::string sha256() const;  // of all bytes read; valid after the end chunk
+  const std::string& path() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace starlens
