@@ -20,3 +20,10 @@ struct Frame {
 };
 
 }  // namespace starlens
+
+namespace starlens {
+
+// CIE luminance Y of linear sRGB (Rec.709 primaries, D65): the Y row of the sRGB->XYZ matrix.
+inline double luminance(const double* rgb) { return 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]; }
+
+}  // namespace starlens

@@ -1,0 +1,136 @@
+// CPU backend: OpenMP over bands of frame rows. Each band adds its events in stream order,
+// so the frame is bit-identical whatever the thread count (the GPU's reference).
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <vector>
+
+#include "backend.h"
+#include "core/stopwatch.h"
+#include "splat_counts.h"
+
+namespace starlens {
+namespace {
+
+constexpr std::uint32_t kBandRows = 8;
+// Events gathered before one parallel pass: enough work per band, bounded memory (14 MB).
+constexpr std::size_t kBatchEvents = 1 << 18;
+
+class CpuBackend final : public SplatBackend {
+ public:
+  explicit CpuBackend(const SplatSettings& settings) : settings_(settings) {}
+
+  std::string name() const override { return "cpu"; }
+
+  void begin(const StreamHeader& header, const PhaseCache& cache) override {
+    header_ = header;
+    cache_ = &cache;
+    psf_ = moffat_from_fwhm(header.psf.fwhm, header.psf.beta);
+    frame_ = Frame(header.width, header.height);
+    band_count_ = (header.height + kBandRows - 1) / kBandRows;
+    batch_.reserve(kBatchEvents);
+  }
+
+  void accumulate(std::span<const StarEvent> events) override {
+    for (const StarEvent& event : events) {
+      counts_.add(stream_event_class(event, header_.psf));
+      batch_.push_back(event);
+      if (batch_.size() == kBatchEvents) flush_batch();
+    }
+  }
+
+  void finish(Frame& frame) override {
+    flush_batch();
+    frame = std::move(frame_);
+  }
+
+  nlohmann::json statistics() const override {
+    nlohmann::json statistics;
+    statistics["counts"] = counts_.to_json();
+    statistics["counts"]["contributions"] = contributions_;
+    statistics["timings_s"] = {{"binning", times_.get("binning")},
+                               {"accumulate", times_.get("accumulate")}};
+    statistics["threads"] = omp_get_max_threads();
+    return statistics;
+  }
+
+ private:
+  // Rows [first, last] an event can touch, clipped to the frame; false if none.
+  bool event_rows(const StarEvent& event, std::uint32_t& first, std::uint32_t& last) const {
+    const double top = std::floor(event.y - event.support);
+    const double bottom = std::floor(event.y + event.support);
+    if (bottom < 0 || top >= header_.height) return false;
+    first = static_cast<std::uint32_t>(std::max(0.0, top));
+    last = static_cast<std::uint32_t>(std::min<double>(header_.height - 1, bottom));
+    return true;
+  }
+
+  // Bins the batch by row band (counting sort, stream order kept), then adds each band's
+  // events to its rows in parallel.
+  void flush_batch() {
+    if (batch_.empty()) return;
+    {
+      ScopedPhase phase(times_, "binning");
+      band_offsets_.assign(band_count_ + 1, 0);
+      for (const StarEvent& event : batch_) {
+        std::uint32_t first = 0, last = 0;
+        if (!event_rows(event, first, last)) continue;
+        for (std::uint32_t band = first / kBandRows; band <= last / kBandRows; ++band)
+          ++band_offsets_[band + 1];
+      }
+      for (std::uint32_t band = 0; band < band_count_; ++band)
+        band_offsets_[band + 1] += band_offsets_[band];
+      band_events_.resize(band_offsets_[band_count_]);
+      std::vector<std::size_t> cursor(band_offsets_.begin(), band_offsets_.end() - 1);
+      for (std::size_t index = 0; index < batch_.size(); ++index) {
+        std::uint32_t first = 0, last = 0;
+        if (!event_rows(batch_[index], first, last)) continue;
+        for (std::uint32_t band = first / kBandRows; band <= last / kBandRows; ++band)
+          band_events_[cursor[band]++] = static_cast<std::uint32_t>(index);
+      }
+    }
+    ScopedPhase phase(times_, "accumulate");
+    std::uint64_t added = 0;
+    const bool all_direct = settings_.all_direct;
+    const std::int32_t cache_radius = header_.psf.cache_radius;
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : added)
+    for (std::uint32_t band = 0; band < band_count_; ++band) {
+      const std::uint32_t row_begin = band * kBandRows;
+      const std::uint32_t row_end = std::min(header_.height, row_begin + kBandRows);
+      for (std::size_t k = band_offsets_[band]; k < band_offsets_[band + 1]; ++k) {
+        const StarEvent& event = batch_[band_events_[k]];
+        if (all_direct || event.support > cache_radius)
+          added += accumulate_direct(event, psf_, frame_.rgb.data(), header_.width,
+                                     header_.height, row_begin, row_end);
+        else
+          added += accumulate_cached(event, *cache_, frame_.rgb.data(), header_.width,
+                                     header_.height, row_begin, row_end);
+      }
+    }
+    contributions_ += added;
+    batch_.clear();
+  }
+
+  SplatSettings settings_;
+  StreamHeader header_;
+  const PhaseCache* cache_ = nullptr;
+  Moffat psf_{};
+  Frame frame_;
+  std::uint32_t band_count_ = 0;
+  std::vector<StarEvent> batch_;
+  std::vector<std::size_t> band_offsets_;
+  std::vector<std::uint32_t> band_events_;
+  EventClassCounts counts_;
+  std::uint64_t contributions_ = 0;
+  PhaseTimes times_;
+};
+
+}  // namespace
+
+std::unique_ptr<SplatBackend> make_cpu_backend(const SplatSettings& settings) {
+  return std::make_unique<CpuBackend>(settings);
+}
+
+}  // namespace starlens

@@ -1,0 +1,243 @@
+// starlens-splat: accumulates an event stream into a double-precision frame (DESIGN §6).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "backend.h"
+#include "core/atomic_output.h"
+#include "core/errors.h"
+#include "core/progress.h"
+#include "core/stopwatch.h"
+#include "core/tool_main.h"
+#include "frame/frame_io.h"
+#include "manifest/manifest.h"
+#include "tone_exposure.h"
+
+namespace starlens {
+namespace {
+
+constexpr const char* kTool = "starlens-splat";
+
+struct SplatOptions {
+  std::string input;
+  std::string output;
+  std::string png;
+  double exposure = 0;  // 0: automatic
+  std::string backend = "cpu";
+  int repeat = 1;
+  SplatSettings settings;
+  CommonOptions common;
+};
+
+struct ReplayResult {
+  Frame frame;
+  nlohmann::json statistics;
+  double read_seconds = 0;
+  double total_seconds = 0;
+  std::uint64_t chunks = 0;
+  std::uint64_t bytes = 0;
+  std::string sha256;
+  StreamHeader header;
+};
+
+std::unique_ptr<SplatBackend> make_backend(const SplatOptions& options) {
+  if (options.backend == "cpu") return make_cpu_backend(options.settings);
+  if (options.backend == "count") return make_count_backend(options.settings);
+  return make_gpu_backend(options.settings);
+}
+
+// One timed pass over the stream: read, validate, accumulate.
+ReplayResult replay(const SplatOptions& options, std::unique_ptr<PhaseCache>& cache) {
+  const auto start = std::chrono::steady_clock::now();
+  ReplayResult result;
+  EventReader reader(options.input);
+  result.header = reader.header();
+  if (!cache) cache = std::make_unique<PhaseCache>(reader.header().psf);
+  auto backend = make_backend(options);
+  backend->begin(reader.header(), *cache);
+
+  std::error_code ignored;
+  const auto size = options.input == "-" ? 0 : std::filesystem::file_size(options.input, ignored);
+  Progress progress("splat " + options.backend, size, options.common.quiet);
+  std::vector<StarEvent> events;
+  ChunkInfo info;
+  for (;;) {
+    const auto read_start = std::chrono::steady_clock::now();
+    const std::uint64_t before = reader.bytes_read();
+    const bool more = reader.next_chunk(events, info);
+    result.read_seconds += seconds_since(read_start);
+    if (!more) break;
+    backend->accumulate(events);
+    ++result.chunks;
+    progress.advance(reader.bytes_read() - before);
+  }
+  backend->finish(result.frame);
+  progress.finish();
+  result.statistics = backend->statistics();
+  result.bytes = reader.bytes_read();
+  result.sha256 = reader.sha256();
+  result.total_seconds = seconds_since(start);
+  return result;
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+// Median of each timing over the replays (DESIGN §6: --repeat K).
+nlohmann::json median_timings(const std::vector<ReplayResult>& replays) {
+  nlohmann::json timings;
+  std::vector<double> totals, reads;
+  for (const auto& run : replays) {
+    totals.push_back(run.total_seconds);
+    reads.push_back(run.read_seconds);
+  }
+  timings["total"] = median(totals);
+  timings["read"] = median(reads);
+  const auto& first = replays.front().statistics;
+  if (first.contains("timings_s")) {
+    for (const auto& [phase, ignored] : first["timings_s"].items()) {
+      std::vector<double> values;
+      for (const auto& run : replays) values.push_back(run.statistics["timings_s"].value(phase, 0.0));
+      timings[phase] = median(values);
+    }
+  }
+  if (replays.size() > 1) timings["replays_total"] = totals;
+  return timings;
+}
+
+void check_options(const SplatOptions& options) {
+  if (options.backend != "count" && options.output.empty())
+    throw_input_error("-o/--output", "", "required for the " + options.backend + " backend");
+  if (options.repeat > 1 && options.input == "-")
+    throw_input_error("--repeat", "", "replays need a file, not standard input");
+  if (!options.png.empty() && options.backend == "count")
+    throw_input_error("--png", "", "the count backend makes no frame");
+  if (!options.output.empty()) {
+    check_output_path(options.output, options.common.force);
+    check_output_path(manifest_path_for(options.output), options.common.force);
+  }
+  if (!options.png.empty()) check_output_path(options.png, options.common.force);
+  if (options.input != "-" && !std::filesystem::exists(options.input))
+    throw_input_error(options.input, "", "no such file");
+}
+
+void write_count_report(const std::string& path, const nlohmann::json& report, bool force) {
+  AtomicOutput output(path, force);
+  {
+    std::ofstream file(output.temp_path());
+    file << report.dump(2) << '\n';
+    if (!file.flush()) throw_run_failure(path, "cannot write report (disk full?)");
+  }
+  output.commit();
+}
+
+int run(int argc, char** argv) {
+  SplatOptions options;
+  CLI::App app{"Accumulates a star event stream into a double-precision OpenEXR frame."};
+  add_version_flag(app, kTool);
+  app.add_option("-i,--input", options.input, "Event stream (.sle), or - for standard input")->required();
+  app.add_option("-o,--output", options.output, "Frame (.exr); with --backend count, a JSON report");
+  app.add_option("--png", options.png, "Also write a tone-mapped PNG");
+  app.add_option("--exposure", options.exposure,
+                 "Luminance Y mapped to display white in the PNG (default: automatic, the 99.9th "
+                 "percentile of pixel Y)")->check(CLI::PositiveNumber);
+  app.add_option("--backend", options.backend, "cpu | gpu | count")
+      ->check(CLI::IsMember({"cpu", "gpu", "count"}));
+  app.add_flag("--psf-direct", options.settings.all_direct,
+               "Evaluate every event exactly (the accuracy reference)");
+  app.add_option("--repeat", options.repeat, "Timed replays; the manifest reports medians")
+      ->check(CLI::Range(1, 1000));
+  app.add_option("--gpu-strategy", options.settings.gpu_strategy, "atomic | tile16 | tile32 | adaptive")
+      ->check(CLI::IsMember({"atomic", "tile16", "tile32", "adaptive"}));
+  app.add_option("--gpu-device", options.settings.gpu_device, "GPU index")->check(CLI::NonNegativeNumber);
+  add_common_flags(app, options.common, true);
+  if (const int status = parse_command_line(app, argc, argv, kTool); status >= 0) return status;
+
+  check_options(options);
+  options.settings.threads = apply_thread_count(options.common.threads);
+  options.settings.quiet = options.common.quiet;
+
+  Manifest manifest(kTool, argc, argv);
+  std::unique_ptr<PhaseCache> cache;
+  std::vector<ReplayResult> replays;
+  for (int k = 0; k < options.repeat; ++k) {
+    replays.push_back(replay(options, cache));
+    if (k + 1 < options.repeat) replays.back().frame = Frame();  // keep one frame in memory
+  }
+  ReplayResult& last = replays.back();
+
+  const PsfModel& psf = last.header.psf;
+  manifest.parameters() = {{"input", options.input},
+                           {"output", options.output},
+                           {"png", options.png},
+                           {"backend", options.backend},
+                           {"psf_direct", options.settings.all_direct},
+                           {"repeat", options.repeat},
+                           {"width", last.header.width},
+                           {"height", last.header.height},
+                           {"psf_fwhm", psf.fwhm},
+                           {"psf_beta", psf.beta},
+                           {"psf_cache_radius", psf.cache_radius},
+                           {"psf_phases", psf.phases},
+                           {"psf_min_y", psf.min_y},
+                           {"psf_relative_tail", psf.relative_tail},
+                           {"psf_max_radius", psf.max_radius}};
+  if (options.backend == "gpu") {
+    manifest.parameters()["gpu_strategy"] = options.settings.gpu_strategy;
+    manifest.parameters()["gpu_device"] = options.settings.gpu_device;
+  }
+  manifest.set_threads(options.settings.threads);
+  manifest.add_input_hashed(options.input, "events", last.bytes, last.sha256);
+  manifest.counts() = last.statistics.value("counts", nlohmann::json::object());
+  manifest.counts()["chunks"] = last.chunks;
+  manifest.timings() = median_timings(replays);
+  for (const auto& [key, value] : last.statistics.items())
+    if (key != "counts" && key != "timings_s") manifest.section(key) = value;
+
+  PhaseTimes write_times;
+  if (options.backend == "count") {
+    const nlohmann::json report = {{"counts", manifest.counts()}, {"timings_s", manifest.timings()}};
+    if (options.output.empty()) {
+      std::cout << report.dump(2) << '\n';
+      return kExitOk;
+    }
+    write_count_report(options.output, report, options.common.force);
+  } else {
+    {
+      ScopedPhase phase(write_times, "write_exr");
+      write_frame_exr(last.frame, options.output, options.common.force, manifest.run_digest());
+    }
+    manifest.add_output(options.output, "frame");
+    if (!options.png.empty()) {
+      const double exposure = options.exposure > 0 ? options.exposure : automatic_exposure(last.frame);
+      manifest.parameters()["exposure"] = exposure;
+      ScopedPhase phase(write_times, "write_png");
+      write_frame_png(last.frame, options.png, exposure, options.common.force);
+    }
+    if (!options.png.empty()) manifest.add_output(options.png, "png");
+  }
+  for (const auto& [phase, seconds] : write_times.all()) manifest.timings()[phase] = seconds;
+  manifest.write(options.output, options.common.force);
+
+  const auto& counts = manifest.counts();
+  const double accumulate = manifest.timings().value("accumulate", 0.0);
+  if (!options.common.quiet)
+    std::fprintf(stderr, "%s: %llu events, %llu contributions, %.3f s total, %.3f s accumulate\n", kTool,
+                 static_cast<unsigned long long>(counts.value("events", 0ULL)),
+                 static_cast<unsigned long long>(counts.value("contributions", 0ULL)),
+                 manifest.timings().value("total", 0.0), accumulate);
+  return kExitOk;
+}
+
+}  // namespace
+}  // namespace starlens
+
+int main(int argc, char** argv) {
+  return starlens::run_tool(starlens::kTool, [&] { return starlens::run(argc, argv); });
+}
