@@ -41,7 +41,7 @@ build: deps $(BUILD)/build.ninja
 	ninja -C $(BUILD) -j $(JOBS)
 
 demo: build
-	bash tools/demo.sh $(BUILD) out
+	bash scripts/demo.sh $(BUILD) out
 
 # The whole suite, warnings as errors, under AddressSanitizer and UBSan; then the GPU
 # backend compiled (not run: CI has no GPU) for NVIDIA with nvcc and for AMD with hipcc.
@@ -53,11 +53,11 @@ test: deps
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  meson test -C $(TEST_BUILD) --print-errorlogs --num-processes $(JOBS) || status=$$?
 	$(MAKE) --no-print-directory check-gpu-compile || status=1
-	python3 tools/test_summary.py $(TEST_BUILD)/meson-logs/testlog.json
+	python3 scripts/test_summary.py $(TEST_BUILD)/meson-logs/testlog.json
 	exit $$status
 
 check-gpu-compile: deps
-	bash tools/gpu_compile_check.sh
+	bash scripts/gpu_compile_check.sh
 
 format:
 	git ls-files '*.cpp' '*.h' '*.hip' | xargs clang-format -i
