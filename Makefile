@@ -9,7 +9,7 @@ SHELL := /bin/bash
 DEBIAN_PACKAGES := meson ninja-build pkg-config g++ cmake git \
   libhdf5-dev libopenexr-dev openexr nlohmann-json3-dev doctest-dev libhealpix-cxx-dev \
   libxxhash-dev libssl-dev libpng-dev libcli11-dev libgsl-dev zlib1g-dev \
-  colord-data stellarium-data=0.22.2-1 hipcc libamdhip64-dev python3
+  colord-data stellarium-data=0.22.2-1 hipcc libamdhip64-dev python3 time
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 BUILD := build

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# bench/splat_cpu: CPU splat throughput on 1M synthetic events (uniform and hot spot),
+# 1 and 2 threads, peak RSS, and RSS against event count (memory must not grow with it).
+# usage: bench/splat_cpu/run.sh [BUILD_DIR] [WORK_DIR]   (defaults: build, /tmp/starlens-bench-splat)
+set -euo pipefail
+build=${1:-build}
+work=${2:-/tmp/starlens-bench-splat}
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+synth=$build/bench/synth_events/starlens-synth-events
+splat=$build/tools/splat/starlens-splat
+mkdir -p "$work"
+threads_list=${THREADS:-"1 2"}
+repeat=${REPEAT:-3}
+
+echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores"
+echo "build: $("$splat" --version)"
+for distribution in uniform hotspot; do
+  for count in 250000 1000000; do
+    "$synth" --distribution "$distribution" --count "$count" --width 1920 --height 1080 --seed 1 \
+      -o "$work/$distribution-$count.sle" --force --quiet
+  done
+done
+
+printf '\n%-8s %8s %7s %12s %14s %16s %12s %10s\n' distribution events threads accumulate_s contributions contrib/s/core events/s rss_MB
+for distribution in uniform hotspot; do
+  for count in 250000 1000000; do
+    for threads in $threads_list; do
+      stream=$work/$distribution-$count.sle
+      frame=$work/$distribution-$count-t$threads.exr
+      /usr/bin/time -f '%M' -o "$work/rss" "$splat" -i "$stream" -o "$frame" --threads "$threads" \
+        --repeat "$repeat" --force --quiet
+      python3 - "$frame.manifest.json" "$(cat "$work/rss")" "$distribution" "$count" "$threads" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+rss_kb, distribution, count, threads = int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+c, t = m["counts"], m["timings_s"]
+rate = c["contributions"] / t["accumulate"]
+print(f'{distribution:<8} {c["events"]:8d} {threads:7d} {t["accumulate"]:12.4f} {c["contributions"]:14d} '
+      f'{rate / threads / 1e6:13.1f} M {c["events"] / t["total"]:12.0f} {rss_kb / 1024:10.1f}')
+PY
+    done
+  done
+done
+echo
+echo "manifests: $work/*.exr.manifest.json (median of $repeat replays each)"
