@@ -20,6 +20,9 @@ void add_version_flag(CLI::App& app, const std::string& tool_name) {
 void add_common_flags(CLI::App& app, CommonOptions& options, bool parallel) {
   app.add_flag("--force", options.force, "Overwrite existing outputs");
   app.add_flag("--quiet", options.quiet, "No progress bar");
+  app.add_option("--from-manifest", options.from_manifest,
+                 "Rerun with a manifest's parameters after checking its input hashes; report "
+                 "whether outputs and counts match (outputs go to <name>.replay.<ext>, or -o)");
   if (parallel)
     app.add_option("--threads", options.threads, "Worker threads (default: all cores)")
         ->check(CLI::NonNegativeNumber);

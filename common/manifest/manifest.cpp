@@ -117,9 +117,12 @@ void Manifest::add_output_hashed(const std::string& path, const std::string& rol
 }
 
 std::string Manifest::run_digest() const {
+  nlohmann::json parameters = json_["parameters"];
+  if (json_.contains("digest_excludes"))
+    for (const auto& key : json_["digest_excludes"]) parameters.erase(key.get<std::string>());
   nlohmann::json identity = {{"tool", json_["tool"]},
                              {"version", json_["version"]},
-                             {"parameters", json_["parameters"]}};
+                             {"parameters", parameters}};
   for (const auto& input : json_["inputs"]) identity["inputs"].push_back(input["sha256"]);
   const std::string text = identity.dump();
   return sha256_hex(text.data(), text.size());

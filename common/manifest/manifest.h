@@ -21,6 +21,9 @@ class Manifest {
   nlohmann::json& section(const std::string& key) { return json_[key]; }
   const nlohmann::json& json() const { return json_; }
 
+  // Parameters that name outputs: left out of run_digest so a replay writing elsewhere
+  // produces identical bytes.
+  void exclude_from_digest(const std::string& parameter) { json_["digest_excludes"].push_back(parameter); }
   void set_threads(int threads) { json_["threads"] = threads; }
   void add_timings(const PhaseTimes& times);
   // Path, size and SHA-256 of a file read ("-" is recorded as standard input, unhashed).

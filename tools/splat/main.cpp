@@ -14,6 +14,7 @@
 #include "core/tool_main.h"
 #include "frame/frame_io.h"
 #include "manifest/manifest.h"
+#include "manifest/replay.h"
 #include "tone_exposure.h"
 
 namespace starlens {
@@ -192,6 +193,7 @@ int run(int argc, char** argv) {
     manifest.parameters()["gpu_strategy"] = options.settings.gpu_strategy;
     manifest.parameters()["gpu_device"] = options.settings.gpu_device;
   }
+  for (const char* output_parameter : {"output", "png"}) manifest.exclude_from_digest(output_parameter);
   manifest.set_threads(options.settings.threads);
   manifest.add_input_hashed(options.input, "events", last.bytes, last.sha256);
   manifest.counts() = last.statistics.value("counts", nlohmann::json::object());
@@ -209,18 +211,23 @@ int run(int argc, char** argv) {
     }
     write_count_report(options.output, report, options.common.force);
   } else {
+    double exposure = options.exposure;
+    if (!options.png.empty()) {
+      if (exposure <= 0) exposure = automatic_exposure(last.frame);
+      manifest.parameters()["exposure"] = exposure;
+    }
     {
       ScopedPhase phase(write_times, "write_exr");
       write_frame_exr(last.frame, options.output, options.common.force, manifest.run_digest());
     }
     manifest.add_output(options.output, "frame");
     if (!options.png.empty()) {
-      const double exposure = options.exposure > 0 ? options.exposure : automatic_exposure(last.frame);
-      manifest.parameters()["exposure"] = exposure;
-      ScopedPhase phase(write_times, "write_png");
-      write_frame_png(last.frame, options.png, exposure, options.common.force);
+      {
+        ScopedPhase phase(write_times, "write_png");
+        write_frame_png(last.frame, options.png, exposure, options.common.force);
+      }
+      manifest.add_output(options.png, "png");
     }
-    if (!options.png.empty()) manifest.add_output(options.png, "png");
   }
   for (const auto& [phase, seconds] : write_times.all()) manifest.timings()[phase] = seconds;
   manifest.write(options.output, options.common.force);
@@ -239,5 +246,5 @@ int run(int argc, char** argv) {
 }  // namespace starlens
 
 int main(int argc, char** argv) {
-  return starlens::run_tool(starlens::kTool, [&] { return starlens::run(argc, argv); });
+  return starlens::run_stage_main(starlens::kTool, argc, argv, starlens::run);
 }

@@ -1,0 +1,25 @@
+#pragma once
+// --from-manifest M (DESIGN section 8): rerun a stage with M's parameters after checking
+// that its inputs still have M's hashes, then report whether the outputs and counts match.
+// Works for every tool without knowing its flags: M's argv is replayed with each output path
+// that M lists replaced by a replay path, from M's working folder.
+#include <functional>
+#include <string>
+
+namespace starlens {
+
+// When argv holds --from-manifest M (optionally with -o/--output NEW for the main output),
+// replays M through `run` and returns the exit status: 0 outputs and counts match, 1 they
+// differ, 2 an input changed (naming the file) or M is unusable. Otherwise returns -1.
+int replay_from_manifest_if_asked(const std::string& tool_name, int argc, char** argv,
+                                  const std::function<int(int, char**)>& run);
+
+// The whole main() of a stage: run_tool's exit statuses around either a replay of
+// --from-manifest or an ordinary run.
+int run_stage_main(const std::string& tool_name, int argc, char** argv,
+                   const std::function<int(int, char**)>& run);
+
+// Where a replay writes instead of `original`: "<stem>.replay<extension>" beside it.
+std::string replay_path_for(const std::string& original);
+
+}  // namespace starlens
