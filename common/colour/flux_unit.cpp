@@ -1,0 +1,47 @@
+#include "colour/flux_unit.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "colour/blackbody_tristimulus.h"
+#include "colour/planck.h"
+
+namespace starlens {
+
+double spectrum_scale_k(double flux_density_jy, double effective_wavelength_um,
+                        double temperature_k) {
+  if (!(std::isfinite(flux_density_jy) && flux_density_jy >= 0.0 &&
+        std::isfinite(effective_wavelength_um) && effective_wavelength_um > 0.0 &&
+        std::isfinite(temperature_k) && temperature_k > 0.0)) {
+    throw std::domain_error(
+        "spectrum scale: needs finite flux density >= 0 (got " + std::to_string(flux_density_jy) +
+        " Jy), wavelength > 0 (got " + std::to_string(effective_wavelength_um) +
+        " um) and temperature > 0 (got " + std::to_string(temperature_k) + " K)");
+  }
+  const double frequency_hz = kSpeedOfLight / (effective_wavelength_um * 1e-6);
+  const double k = flux_density_jy / planck_nu_jy_per_sr(frequency_hz, temperature_k);
+  if (!std::isfinite(k)) {
+    throw std::domain_error("spectrum scale: B_nu underflows at " +
+                            std::to_string(effective_wavelength_um) +
+                            " um for T = " + std::to_string(temperature_k) + " K");
+  }
+  return k;
+}
+
+double vega_spectrum_scale_k() {
+  static const double k =
+      spectrum_scale_k(kVegaReferenceFluxJy, kVegaReferenceWavelengthUm, kVegaTemperatureK);
+  return k;
+}
+
+double vega_log_luminance_integral() {
+  static const double log_y = blackbody_tristimulus(kVegaTemperatureK).log_y;
+  return log_y;
+}
+
+double vega_luminance_flux_si() {
+  return vega_spectrum_scale_k() * std::exp(vega_log_luminance_integral());
+}
+
+}  // namespace starlens

@@ -1,0 +1,55 @@
+// The Vega flux unit (DESIGN section 2).
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "colour/colour_table.h"
+#include "colour/flux_unit.h"
+#include "colour/observed_colour.h"
+#include "reference_integration.h"
+
+using namespace starlens;
+
+TEST_CASE("a 9602 K black body of 3640 Jy at 0.551 um has flux 1 exactly") {
+  const double k = spectrum_scale_k(3640.0, 0.551, 9602.0);
+  CHECK(observed_colour_exact(9602.0, k).flux == 1.0);
+  const double bound = colour_table_max_relative_error();
+  CHECK(std::abs(observed_colour(9602.0, k).flux - 1.0) <= bound);
+}
+
+TEST_CASE("flux follows magnitudes: V = 5 is 1/100 of V = 0") {
+  for (double temperature : {3500.0, 9602.0, 25000.0}) {
+    const double k0 = spectrum_scale_k(3640.0, 0.551, temperature);
+    const double k5 = spectrum_scale_k(3640.0 * std::pow(10.0, -0.4 * 5), 0.551, temperature);
+    CHECK(observed_colour_exact(temperature, k5).flux /
+              observed_colour_exact(temperature, k0).flux ==
+          doctest::Approx(0.01).epsilon(1e-14));
+  }
+}
+
+TEST_CASE("a star's flux is its luminance integral over Vega's, computed independently") {
+  struct Star {
+    double flux_jy, wavelength_um, temperature_k;
+  };
+  const double vega_k = 3640e-26 / reference::planck_nu(reference::c / 0.551e-6, 9602.0);
+  const double vega_y = vega_k * reference::blackbody_xyz(9602.0)[1];
+  for (const Star star : {Star{100.0, 1.235, 5778.0}, Star{3.2, 2.159, 3100.0},
+                          Star{0.02, 0.551, 15000.0}, Star{1594.0, 1.235, 9602.0}}) {
+    CAPTURE(star.temperature_k);
+    const double k_si =
+        star.flux_jy * 1e-26 /
+        reference::planck_nu(reference::c / (star.wavelength_um * 1e-6), star.temperature_k);
+    const double want = k_si * reference::blackbody_xyz(star.temperature_k)[1] / vega_y;
+    const double k = spectrum_scale_k(star.flux_jy, star.wavelength_um, star.temperature_k);
+    CHECK(observed_colour_exact(star.temperature_k, k).flux ==
+          doctest::Approx(want).epsilon(1e-10));
+  }
+}
+
+TEST_CASE("the Vega unit is Vega's luminance flux in SI") {
+  // K_V Y(9602 K) computed here by adaptive integration.
+  const double vega_k = 3640e-26 / reference::planck_nu(reference::c / 0.551e-6, 9602.0);
+  const double want = vega_k * reference::blackbody_xyz(9602.0)[1];
+  CHECK(vega_luminance_flux_si() == doctest::Approx(want).epsilon(1e-11));
+  CHECK(vega_spectrum_scale_k() == doctest::Approx(vega_k).epsilon(1e-13));
+}
