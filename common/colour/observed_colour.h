@@ -26,7 +26,7 @@ struct StarColour {
 };
 
 // Colour of a black body at observed_temperature_k (T' = g T) with spectrum scale
-// k_times_mu (A = mu K, sr), by exact integration (blackbody_tristimulus.h): ~10 us a call.
+// k_times_mu (A = mu K, sr), by exact integration (blackbody_tristimulus.h): ~30 us a call.
 // Throws std::domain_error unless T' is finite and > 0 and A finite and >= 0, or if the flux
 // overflows (absurd A or T'). Callers inside OpenMP regions must catch.
 StarColour observed_colour_exact(double observed_temperature_k, double k_times_mu);
