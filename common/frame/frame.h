@@ -13,7 +13,9 @@ struct Frame {
 
   Frame() = default;
   Frame(std::uint32_t w, std::uint32_t h) : width(w), height(h), rgb(std::size_t(w) * h * 3, 0.0) {}
-  double* pixel(std::uint32_t i, std::uint32_t j) { return rgb.data() + 3 * (std::size_t(j) * width + i); }
+  double* pixel(std::uint32_t i, std::uint32_t j) {
+    return rgb.data() + 3 * (std::size_t(j) * width + i);
+  }
   const double* pixel(std::uint32_t i, std::uint32_t j) const {
     return rgb.data() + 3 * (std::size_t(j) * width + i);
   }
@@ -24,6 +26,8 @@ struct Frame {
 namespace starlens {
 
 // CIE luminance Y of linear sRGB (Rec.709 primaries, D65): the Y row of the sRGB->XYZ matrix.
-inline double luminance(const double* rgb) { return 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]; }
+inline double luminance(const double* rgb) {
+  return 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2];
+}
 
 }  // namespace starlens

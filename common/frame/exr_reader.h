@@ -1,0 +1,51 @@
+#pragma once
+// Streaming reader of frame EXR files: opens and validates the header once, then reads bands
+// of scanlines, so a comparison of two large frames needs memory for a few bands only.
+// read_frame_exr (frame_io.h) reads the whole frame through it.
+#include <ImfInputFile.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace starlens {
+
+class ExrFrameReader {
+ public:
+  // Throws InputError naming the file when it is missing, not an EXR, truncated in its header,
+  // lacks R, G, B, has a data window other than its display window or subsampled channels.
+  explicit ExrFrameReader(const std::filesystem::path& path);
+
+  std::uint32_t width() const { return width_; }
+  std::uint32_t height() const { return height_; }
+  // True when all six float64 word channels are present (and used).
+  bool exact() const { return exact_; }
+  const std::string& run_digest() const { return run_digest_; }
+  // starlensFormatVersion, 0 for an EXR written by another program.
+  int format_version() const { return format_version_; }
+  const std::string& path() const { return path_; }
+
+  // Reads rows [first_row, first_row + rows) into `rgb` (rows x width x 3 doubles, RGB
+  // interleaved, as in Frame). Throws InputError naming the file when the pixel data is
+  // truncated or corrupt.
+  void read_rows(std::uint32_t first_row, std::uint32_t rows, double* rgb);
+
+ private:
+  void read_exact_rows(int first_y, std::uint32_t rows, double* rgb);
+  void read_viewer_rows(int first_y, std::uint32_t rows, double* rgb);
+
+  std::string path_;
+  std::unique_ptr<Imf::InputFile> file_;
+  std::uint32_t width_ = 0;
+  std::uint32_t height_ = 0;
+  int first_y_ = 0;
+  int first_x_ = 0;
+  bool exact_ = false;
+  std::string run_digest_;
+  int format_version_ = 0;
+  std::vector<float> viewer_band_;
+};
+
+}  // namespace starlens

@@ -1,0 +1,28 @@
+// write_frame_png: tone mapping (value / exposure, sRGB curve, clamp, rounding) then libpng.
+#include <cmath>
+#include <sstream>
+
+#include "core/errors.h"
+#include "frame/frame_io.h"
+#include "frame/frame_values.h"
+#include "frame/png_writer.h"
+#include "frame/srgb.h"
+
+namespace starlens {
+
+void write_frame_png(const Frame& frame, const std::filesystem::path& path, double exposure,
+                     bool force) {
+  const std::string name = path.string();
+  if (!std::isfinite(exposure) || exposure <= 0.0) {
+    std::ostringstream value;
+    value << exposure;
+    throw_input_error(name, "exposure", "must be a positive finite number, got " + value.str());
+  }
+  require_pixels(frame, name);
+  require_finite_non_negative(frame, name);
+  std::vector<std::uint8_t> bytes(frame.rgb.size());
+  for (std::size_t k = 0; k < frame.rgb.size(); ++k) bytes[k] = srgb_byte(frame.rgb[k], exposure);
+  write_rgb8_png(path, frame.width, frame.height, bytes, force);
+}
+
+}  // namespace starlens
