@@ -1,0 +1,92 @@
+#include "catalog/chunked_dataset.h"
+
+#include <algorithm>
+
+#include "core/errors.h"
+
+namespace starlens::catalog {
+namespace {
+
+h5::Handle untimed_creation_properties(hid_t property_class) {
+  h5::Handle properties(H5Pcreate(property_class));
+  H5Pset_obj_track_times(properties.get(), false);
+  return properties;
+}
+
+}  // namespace
+
+h5::File create_reproducible_file(const std::string& path, const std::string& display_path) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // failures are reported by the caller
+  h5::Handle file_properties = untimed_creation_properties(H5P_FILE_CREATE);
+  h5::File file{
+      h5::Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, file_properties.get(), H5P_DEFAULT)),
+      display_path};
+  if (!file.handle.valid()) throw_run_failure(display_path, "cannot create HDF5 file");
+  return file;
+}
+
+void create_reproducible_group(const h5::File& file, const std::string& name) {
+  h5::Handle properties = untimed_creation_properties(H5P_GROUP_CREATE);
+  h5::Handle group(H5Gcreate2(file.id(), name.c_str(), H5P_DEFAULT, properties.get(), H5P_DEFAULT));
+  if (!group.valid()) throw_run_failure(file.path, "cannot create group " + name);
+}
+
+AppendableDataset::AppendableDataset(const h5::File& file, const std::string& name, hid_t type,
+                                     std::uint64_t columns, std::uint64_t chunk_rows, int deflate)
+    : file_(file), name_(name), type_(type), columns_(columns) {
+  const int rank = columns > 0 ? 2 : 1;
+  const hsize_t dims[2] = {0, columns};
+  const hsize_t max_dims[2] = {H5S_UNLIMITED, columns};
+  h5::Handle space(H5Screate_simple(rank, dims, max_dims));
+  h5::Handle properties = untimed_creation_properties(H5P_DATASET_CREATE);
+  const hsize_t chunk[2] = {std::max<std::uint64_t>(1, chunk_rows), columns};
+  H5Pset_chunk(properties.get(), rank, chunk);
+  if (deflate > 0) {
+    H5Pset_shuffle(properties.get());
+    H5Pset_deflate(properties.get(), static_cast<unsigned>(deflate));
+  }
+  dataset_ = h5::Handle(H5Dcreate2(file.id(), name.c_str(), type, space.get(), H5P_DEFAULT,
+                                   properties.get(), H5P_DEFAULT));
+  if (!dataset_.valid()) throw_run_failure(file.path, "cannot create dataset " + name);
+}
+
+void AppendableDataset::append(const void* rows_data, std::uint64_t rows) {
+  if (rows == 0) return;
+  const int rank = columns_ > 0 ? 2 : 1;
+  const hsize_t new_dims[2] = {rows_ + rows, columns_};
+  if (H5Dset_extent(dataset_.get(), new_dims) < 0)
+    throw_run_failure(file_.path, "cannot extend dataset " + name_);
+  h5::Handle file_space(H5Dget_space(dataset_.get()));
+  const hsize_t start[2] = {rows_, 0};
+  const hsize_t extent[2] = {rows, columns_};
+  H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, extent, nullptr);
+  h5::Handle memory_space(H5Screate_simple(rank, extent, nullptr));
+  if (H5Dwrite(dataset_.get(), type_, memory_space.get(), file_space.get(), H5P_DEFAULT,
+               rows_data) < 0)
+    throw_run_failure(file_.path, "cannot write dataset " + name_ + " (disk full?)");
+  rows_ += rows;
+}
+
+std::uint64_t stored_bytes_of_rows(const h5::File& file, const std::string& name,
+                                   std::uint64_t first, std::uint64_t count) {
+  if (count == 0) return 0;
+  h5::Handle dataset(H5Dopen2(file.id(), name.c_str(), H5P_DEFAULT));
+  if (!dataset.valid()) throw_input_error(file.path, name, "dataset cannot be opened");
+  h5::Handle properties(H5Dget_create_plist(dataset.get()));
+  if (H5Pget_layout(properties.get()) != H5D_CHUNKED) return H5Dget_storage_size(dataset.get());
+  hsize_t chunk[2] = {1, 1};
+  H5Pget_chunk(properties.get(), 2, chunk);
+  std::uint64_t bytes = 0;
+  for (std::uint64_t index = first / chunk[0]; index <= (first + count - 1) / chunk[0]; ++index) {
+    const hsize_t offset[2] = {index * chunk[0], 0};
+    unsigned filter_mask = 0;
+    haddr_t address = 0;
+    hsize_t size = 0;
+    if (H5Dget_chunk_info_by_coord(dataset.get(), offset, &filter_mask, &address, &size) < 0)
+      throw_input_error(file.path, name, "chunk " + std::to_string(index) + " unreadable");
+    bytes += size;
+  }
+  return bytes;
+}
+
+}  // namespace starlens::catalog

@@ -1,0 +1,196 @@
+#include "catalog/store_reader.h"
+
+#include <cmath>
+
+#include "catalog/chunked_dataset.h"
+#include "catalog/sky_cells.h"
+#include "catalog/store_format.h"
+#include "core/errors.h"
+
+namespace starlens::catalog {
+namespace {
+
+constexpr std::uint64_t kRaDecBytes = 16;
+constexpr std::uint64_t kPhotometryBytes = 8;  // teff + flux
+constexpr std::uint64_t kOffsetBytes = 8;
+
+void check_type(const h5::File& file, const std::string& name, H5T_class_t expected_class,
+                std::size_t expected_size, const std::string& expected) {
+  h5::Handle dataset(H5Dopen2(file.id(), name.c_str(), H5P_DEFAULT));
+  if (!dataset.valid()) throw_input_error(file.path, name, "dataset cannot be opened");
+  h5::Handle type(H5Dget_type(dataset.get()));
+  if (H5Tget_class(type.get()) != expected_class || H5Tget_size(type.get()) != expected_size)
+    throw_input_error(file.path, name, "not " + expected);
+}
+
+void check_shape(const h5::File& file, const std::string& name,
+                 std::vector<std::uint64_t> expected) {
+  const auto shape = h5::dataset_shape(file, name);
+  if (shape != expected) {
+    auto text = [](const std::vector<std::uint64_t>& dims) {
+      std::string out;
+      for (auto d : dims) {
+        if (!out.empty()) out.append(" x ");
+        out.append(std::to_string(d));
+      }
+      return out;
+    };
+    throw_input_error(file.path, name, "shape " + text(shape) + ", expected " + text(expected));
+  }
+}
+
+std::int64_t read_nonnegative(const h5::File& file, const std::string& name) {
+  const std::int64_t value = h5::read_int_attribute(file, name);
+  if (value < 0) throw_input_error(file.path, "attribute " + name, "negative");
+  return value;
+}
+
+}  // namespace
+
+CatalogStore::CatalogStore(const std::filesystem::path& path)
+    : file_(h5::open_file(path.string())) {
+  const std::string format = h5::read_string_attribute(file_, store::kAttrFormat);
+  if (format != store::kFormat)
+    throw_input_error(file_.path, "attribute format", "'" + format + "' is not " + store::kFormat);
+  const std::int64_t version = h5::read_int_attribute(file_, store::kAttrVersion);
+  if (version != store::kVersion)
+    throw_input_error(file_.path, "attribute version",
+                      std::to_string(version) + " unsupported (this build reads " +
+                          std::to_string(store::kVersion) + ")");
+  const std::int64_t order = read_nonnegative(file_, store::kAttrOrder);
+  if (order > kMaxStoreOrder)
+    throw_input_error(file_.path, "attribute order",
+                      std::to_string(order) + " above " + std::to_string(kMaxStoreOrder));
+  order_ = static_cast<int>(order);
+  cell_count_ = 12ull << (2 * order_);
+  star_count_ = static_cast<std::uint64_t>(read_nonnegative(file_, store::kAttrCount));
+  if (h5::read_string_attribute(file_, store::kAttrScheme) != "NESTED")
+    throw_input_error(file_.path, "attribute healpix_scheme", "not NESTED");
+  if (h5::read_string_attribute(file_, store::kAttrAngleUnit) != "deg")
+    throw_input_error(file_.path, "attribute ra_dec_unit", "not deg");
+  band_.name = h5::read_string_attribute(file_, store::kAttrBand);
+  band_.zero_point_jy = h5::read_double_attribute(file_, store::kAttrZeroPoint);
+  band_.wavelength_um = h5::read_double_attribute(file_, store::kAttrWavelength);
+  if (!(band_.zero_point_jy > 0) || !std::isfinite(band_.zero_point_jy))
+    throw_input_error(file_.path, "attribute F0", "not a positive number");
+  if (!(band_.wavelength_um > 0) || !std::isfinite(band_.wavelength_um))
+    throw_input_error(file_.path, "attribute band_wavelength_um", "not a positive number");
+  teff_relation_ = h5::read_string_attribute(file_, store::kAttrTeffRelation);
+  sources_json_ = h5::read_string_attribute(file_, store::kAttrSources);
+  generator_json_ = h5::read_string_attribute(file_, store::kAttrGenerator);
+
+  check_shape(file_, store::kRaDec, {star_count_, 2});
+  check_shape(file_, store::kTeff, {star_count_});
+  check_shape(file_, store::kFlux, {star_count_});
+  check_shape(file_, store::kOffsets, {cell_count_ + 1});
+  check_type(file_, store::kRaDec, H5T_FLOAT, 8, "float64");
+  check_type(file_, store::kTeff, H5T_FLOAT, 4, "float32");
+  check_type(file_, store::kFlux, H5T_FLOAT, 4, "float32");
+  check_type(file_, store::kOffsets, H5T_INTEGER, 8, "64-bit integers");
+  std::uint64_t first = 1, last = 0;
+  h5::read_rows(file_, store::kOffsets, H5T_NATIVE_UINT64, &first, 0, 1);
+  h5::read_rows(file_, store::kOffsets, H5T_NATIVE_UINT64, &last, cell_count_, 1);
+  if (first != 0 || last != star_count_)
+    throw_input_error(file_.path, store::kOffsets,
+                      "first/last entry " + std::to_string(first) + "/" + std::to_string(last) +
+                          ", expected 0/" + std::to_string(star_count_));
+}
+
+void CatalogStore::check_range(std::uint64_t first_cell, std::uint64_t end_cell) const {
+  if (first_cell > end_cell || end_cell > cell_count_)
+    throw_input_error(file_.path, "cell range",
+                      std::to_string(first_cell) + ":" + std::to_string(end_cell) +
+                          " outside 0:" + std::to_string(cell_count_));
+}
+
+std::vector<std::uint64_t> CatalogStore::read_offsets(std::uint64_t first_cell,
+                                                      std::uint64_t end_cell) {
+  check_range(first_cell, end_cell);
+  std::vector<std::uint64_t> offsets(end_cell - first_cell + 1);
+  h5::read_rows(file_, store::kOffsets, H5T_NATIVE_UINT64, offsets.data(), first_cell,
+                offsets.size());
+  statistics_.bytes_requested += offsets.size() * kOffsetBytes;
+  statistics_.bytes_read +=
+      stored_bytes_of_rows(file_, store::kOffsets, first_cell, offsets.size());
+  for (std::size_t i = 0; i < offsets.size(); ++i) {
+    if (offsets[i] > star_count_ || (i > 0 && offsets[i] < offsets[i - 1]))
+      throw_input_error(file_.path, store::kOffsets,
+                        "entry " + std::to_string(first_cell + i) + " = " +
+                            std::to_string(offsets[i]) + " is decreasing or beyond the star count");
+  }
+  return offsets;
+}
+
+void CatalogStore::read_star_rows(std::uint64_t first_row, std::uint64_t count,
+                                  std::uint64_t first_cell,
+                                  const std::vector<std::uint64_t>& local_offsets,
+                                  std::vector<CatalogStar>& stars) {
+  std::vector<double> ra_dec(2 * count);
+  std::vector<float> teff, flux;
+  h5::read_rows(file_, store::kRaDec, H5T_NATIVE_DOUBLE, ra_dec.data(), first_row, count);
+  statistics_.bytes_read += stored_bytes_of_rows(file_, store::kRaDec, first_row, count);
+  read_photometry(first_row, count, teff, flux);
+  statistics_.bytes_requested += count * kRaDecBytes;
+  stars.resize(count);
+  std::uint64_t cell = first_cell;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    while (local_offsets[cell - first_cell + 1] <= i) ++cell;
+    stars[i] = {ra_dec[2 * i] * kDegree, ra_dec[2 * i + 1] * kDegree, teff[i], flux[i], cell};
+  }
+  statistics_.stars_read += count;
+}
+
+void CatalogStore::read_photometry(std::uint64_t first_row, std::uint64_t count,
+                                   std::vector<float>& teff, std::vector<float>& flux) {
+  teff.resize(count);
+  flux.resize(count);
+  h5::read_rows(file_, store::kTeff, H5T_NATIVE_FLOAT, teff.data(), first_row, count);
+  h5::read_rows(file_, store::kFlux, H5T_NATIVE_FLOAT, flux.data(), first_row, count);
+  statistics_.bytes_requested += count * kPhotometryBytes;
+  statistics_.bytes_read += stored_bytes_of_rows(file_, store::kTeff, first_row, count) +
+                            stored_bytes_of_rows(file_, store::kFlux, first_row, count);
+}
+
+CellBlock CatalogStore::read_cells(std::uint64_t first_cell, std::uint64_t end_cell) {
+  CellBlock block;
+  block.first_cell = first_cell;
+  block.end_cell = end_cell;
+  block.offsets = read_offsets(first_cell, end_cell);
+  const std::uint64_t first_row = block.offsets.front();
+  for (auto& offset : block.offsets) offset -= first_row;
+  read_star_rows(first_row, block.offsets.back(), first_cell, block.offsets, block.stars);
+  statistics_.cells_read += end_cell - first_cell;
+  return block;
+}
+
+void CatalogStore::for_each_block(std::uint64_t first_cell, std::uint64_t end_cell,
+                                  std::uint64_t max_stars,
+                                  const std::function<void(const CellBlock&)>& visit) {
+  check_range(first_cell, end_cell);
+  // Offsets are read a slab at a time, so a whole-sky pass at a fine order stays bounded.
+  constexpr std::uint64_t kOffsetSlab = 1 << 20;
+  std::uint64_t cell = first_cell;
+  while (cell < end_cell) {
+    const std::uint64_t slab_end = std::min(end_cell, cell + kOffsetSlab);
+    const std::vector<std::uint64_t> offsets = read_offsets(cell, slab_end);
+    const std::uint64_t slab_first = cell;
+    while (cell < slab_end) {
+      std::uint64_t block_end = cell + 1;
+      while (block_end < slab_end &&
+             offsets[block_end + 1 - slab_first] - offsets[cell - slab_first] <= max_stars)
+        ++block_end;
+      CellBlock block;
+      block.first_cell = cell;
+      block.end_cell = block_end;
+      const std::uint64_t first_row = offsets[cell - slab_first];
+      for (std::uint64_t c = cell; c <= block_end; ++c)
+        block.offsets.push_back(offsets[c - slab_first] - first_row);
+      read_star_rows(first_row, block.offsets.back(), cell, block.offsets, block.stars);
+      statistics_.cells_read += block_end - cell;
+      visit(block);
+      cell = block_end;
+    }
+  }
+}
+
+}  // namespace starlens::catalog

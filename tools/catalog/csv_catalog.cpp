@@ -1,0 +1,125 @@
+#include "csv_catalog.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <vector>
+
+#include "core/errors.h"
+
+namespace starlens::catalog {
+namespace {
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
+    text.remove_prefix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+    text.remove_suffix(1);
+  return text;
+}
+
+std::vector<std::string_view> split(std::string_view line) {
+  std::vector<std::string_view> fields;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = line.find(',', start);
+    fields.push_back(trim(line.substr(start, comma - start)));
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return fields;
+}
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
+  return out;
+}
+
+// 'text' (at most `limit` characters), built by appends (GCC 12 warns falsely on "'" + string).
+std::string quote(std::string_view text, std::size_t limit) {
+  std::string quoted(1, '\'');
+  quoted.append(text.substr(0, limit));
+  quoted.push_back('\'');
+  return quoted;
+}
+
+class LineContext {
+ public:
+  LineContext(std::string file) : file_(std::move(file)) {}
+  void set_line(std::uint64_t line) { line_ = line; }
+  [[noreturn]] void fail(const std::string& field, const std::string& why) const {
+    throw_input_error(file_, "line " + std::to_string(line_) + ": " + field, why);
+  }
+  double number(std::string_view text, const std::string& field, double low, double high,
+                bool high_inclusive = true) const {
+    double value = 0;
+    const char* begin = text.data() + (!text.empty() && text.front() == '+' ? 1 : 0);
+    const auto [end, error] = std::from_chars(begin, text.data() + text.size(), value);
+    if (text.empty() || error != std::errc() || end != text.data() + text.size() ||
+        !std::isfinite(value))
+      fail(field, quote(text, 40) + " is not a number");
+    if (value < low || value > high || (!high_inclusive && value == high))
+      fail(field, std::to_string(value) + " outside [" + std::to_string(low) + ", " +
+                      std::to_string(high) + (high_inclusive ? "]" : ")"));
+    return value;
+  }
+
+ private:
+  std::string file_;
+  std::uint64_t line_ = 0;
+};
+
+}  // namespace
+
+CsvColour read_csv_catalogue(const std::filesystem::path& path,
+                             const std::function<void(const CsvStar&)>& visit) {
+  const std::string name = path.string();
+  std::ifstream in(path);
+  if (!in) throw_input_error(name, "", "cannot open");
+  LineContext context(name);
+  std::string line;
+  std::uint64_t line_number = 0;
+  bool have_header = false;
+  CsvColour colour = CsvColour::teff;
+  while (std::getline(in, line)) {
+    ++line_number;
+    context.set_line(line_number);
+    const std::string_view text = trim(line);
+    if (text.empty() || text.front() == '#') continue;
+    const auto fields = split(text);
+    if (!have_header) {
+      std::string header;
+      for (const auto& field : fields) {
+        if (!header.empty()) header.push_back(',');
+        header.append(lower(field));
+      }
+      if (header == "ra,dec,mag,teff")
+        colour = CsvColour::teff;
+      else if (header == "ra,dec,mag,bv")
+        colour = CsvColour::bv;
+      else
+        context.fail("header", quote(text, 60) + " is not 'ra,dec,mag,teff' or 'ra,dec,mag,bv'");
+      have_header = true;
+      continue;
+    }
+    if (fields.size() != 4)
+      context.fail("columns", std::to_string(fields.size()) + " fields, expected 4");
+    CsvStar star;
+    star.ra_deg = context.number(fields[0], "ra", 0, 360, false);
+    star.dec_deg = context.number(fields[1], "dec", -90, 90);
+    star.mag = context.number(fields[2], "mag", -30, 40);
+    star.colour = colour;
+    star.teff_or_bv = colour == CsvColour::teff
+                          ? context.number(fields[3], "teff", kCsvTeffMin, kCsvTeffMax)
+                          : context.number(fields[3], "bv", -2, 10);
+    visit(star);
+  }
+  if (in.bad()) throw_input_error(name, "", "read failed");
+  return colour;
+}
+
+}  // namespace starlens::catalog

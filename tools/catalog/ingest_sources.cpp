@@ -1,0 +1,156 @@
+#include "ingest_sources.h"
+
+#include <omp.h>
+
+#include <exception>
+
+#include "core/errors.h"
+#include "csv_catalog.h"
+#include "gzip_lines.h"
+#include "manifest/sha256.h"
+#include "star_batcher.h"
+#include "stellarium_reader.h"
+#include "twomass_psc.h"
+
+namespace starlens::catalog {
+namespace {
+
+nlohmann::json hashed_source(const std::string& path, std::uint64_t rows) {
+  std::error_code ignored;
+  return {{"path", path},
+          {"size", std::filesystem::file_size(path, ignored)},
+          {"sha256", sha256_file(path)},
+          {"rows", rows}};
+}
+
+// One 2MASS file: rows to stars, rejections logged with file:line.
+IngestTally ingest_psc_file(const std::string& path, int band, ExternalSorter& sorter,
+                            Progress& progress) {
+  IngestTally tally;
+  GzipLines lines(path);
+  StarBatcher batcher(sorter);
+  const auto& relation = casagrande2010_j_ks();
+  const Band& reference = band_by_name(band == 0 ? "J" : band == 1 ? "H" : "Ks", "--band");
+  constexpr int kJ = 0, kKs = 2;
+  constexpr const char* kBandNames[3] = {"J", "H", "Ks"};
+  std::string_view line;
+  std::string detail;
+  PscRow row;
+  std::uint64_t reported_bytes = 0;
+  while (lines.next(line)) {
+    ++tally.rows_read;
+    const std::string reason = parse_psc_row(line, row, detail);
+    if (!reason.empty()) {
+      tally.rejections.reject(reason, path, lines.line_number(), detail);
+    } else if (!row.usable(band)) {
+      tally.rejections.reject("reference_band_unusable", path, lines.line_number(),
+                              std::string(kBandNames[band]) + " ph_qual '" +
+                                  row.quality[static_cast<std::size_t>(band)] +
+                                  "' (only A-E are used)");
+    } else {
+      const double teff =
+          row.usable(kJ) && row.usable(kKs)
+              ? temperature_from_colour(relation, row.mag[kJ] - row.mag[kKs], tally.temperatures)
+              : (++tally.temperatures.without_colour, kDefaultTemperatureK);
+      batcher.add(row.ra_deg, row.dec_deg, teff,
+                  flux_density_jy(reference, row.mag[static_cast<std::size_t>(band)]));
+      ++tally.stars;
+    }
+    if ((tally.rows_read & 0xfff) == 0) {
+      progress.advance(lines.compressed_bytes_read() - reported_bytes);
+      reported_bytes = lines.compressed_bytes_read();
+    }
+  }
+  batcher.flush();
+  progress.advance(lines.compressed_bytes_read() - reported_bytes);
+  tally.sources.push_back({{"path", path},
+                           {"size", lines.file_size()},
+                           {"sha256", lines.sha256()},
+                           {"rows", tally.rows_read}});
+  return tally;
+}
+
+}  // namespace
+
+void IngestTally::add(const IngestTally& other) {
+  rows_read += other.rows_read;
+  stars += other.stars;
+  temperatures.add(other.temperatures);
+  rejections.merge(other.rejections);
+  for (const auto& source : other.sources) sources.push_back(source);
+}
+
+void ingest_stellarium(const std::vector<std::string>& files, ExternalSorter& sorter,
+                       IngestTally& tally, Progress& progress) {
+  // Every header is checked before any star is read.
+  std::vector<StellariumCatalogue> catalogues;
+  for (const auto& file : files) catalogues.emplace_back(file);
+  const Band& band = band_by_name("V", "--band");
+  const auto& relation = ballesteros2012_b_v();
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    StarBatcher batcher(sorter);
+    std::uint64_t rows = 0;
+    catalogues[i].for_each_star([&](const StellariumStar& star) {
+      ++rows;
+      const double teff = temperature_from_colour(relation, star.b_v, tally.temperatures);
+      batcher.add(star.ra_deg, star.dec_deg, teff, flux_density_jy(band, star.v_mag));
+    });
+    batcher.flush();
+    tally.rows_read += rows;
+    tally.stars += rows;
+    tally.sources.push_back(hashed_source(files[i], rows));
+    std::error_code ignored;
+    progress.advance(std::filesystem::file_size(files[i], ignored));
+  }
+}
+
+void ingest_twomass(const std::vector<std::string>& files, const Band& band, ExternalSorter& sorter,
+                    IngestTally& tally, Progress& progress) {
+  const int band_index = psc_band_index(band.name);
+  if (band_index < 0) throw_input_error("--band", "", "2MASS has J, H and Ks, not " + band.name);
+  std::vector<IngestTally> per_file(files.size());
+  std::vector<std::exception_ptr> failures(files.size());
+  const long file_count = static_cast<long>(files.size());
+#pragma omp parallel for schedule(dynamic, 1)
+  for (long i = 0; i < file_count; ++i) {
+    try {
+      per_file[static_cast<std::size_t>(i)] =
+          ingest_psc_file(files[static_cast<std::size_t>(i)], band_index, sorter, progress);
+    } catch (...) {
+      failures[static_cast<std::size_t>(i)] = std::current_exception();
+    }
+  }
+  // The first failing file in command-line order is reported, whatever the thread timing.
+  for (const auto& failure : failures)
+    if (failure) std::rethrow_exception(failure);
+  for (const auto& file_tally : per_file) tally.add(file_tally);
+}
+
+std::string ingest_csv(const std::vector<std::string>& files, const Band& band,
+                       ExternalSorter& sorter, IngestTally& tally, Progress& progress) {
+  const auto& relation = ballesteros2012_b_v();
+  bool any_bv = false, any_teff = false;
+  for (const auto& file : files) {
+    StarBatcher batcher(sorter);
+    std::uint64_t rows = 0;
+    const CsvColour colour = read_csv_catalogue(file, [&](const CsvStar& star) {
+      ++rows;
+      double teff = star.teff_or_bv;
+      if (star.colour == CsvColour::bv)
+        teff = temperature_from_colour(relation, star.teff_or_bv, tally.temperatures);
+      else
+        ++tally.temperatures.given;
+      batcher.add(star.ra_deg, star.dec_deg, teff, flux_density_jy(band, star.mag));
+    });
+    batcher.flush();
+    (colour == CsvColour::bv ? any_bv : any_teff) = true;
+    tally.rows_read += rows;
+    tally.stars += rows;
+    tally.sources.push_back(hashed_source(file, rows));
+    std::error_code ignored;
+    progress.advance(std::filesystem::file_size(file, ignored));
+  }
+  return any_bv ? (any_teff ? "given+" : "") + relation.name : "given";
+}
+
+}  // namespace starlens::catalog

@@ -1,0 +1,29 @@
+// starlens-catalog: real and synthetic star catalogues -> the HEALPix cell store catalog.h5
+// (DESIGN section 4, docs/usage/catalog.md). Subcommands: ingest, synth, info.
+#include "command_common.h"
+#include "core/errors.h"
+#include "core/tool_main.h"
+#include "ingest_command.h"
+#include "manifest/replay.h"
+
+namespace starlens::catalog {
+namespace {
+
+int run(int argc, char** argv) {
+  CLI::App app("starlens-catalog: star catalogues -> catalog.h5 (HEALPix NESTED cells)");
+  add_version_flag(app, kToolName);
+  app.require_subcommand(1);
+  IngestOptions ingest;
+  CLI::App* ingest_command = add_ingest_command(app, ingest);
+  const int parsed = parse_command_line(app, argc, argv, kToolName);
+  if (parsed >= 0) return parsed;
+  if (ingest_command->parsed()) return run_ingest(ingest, argc, argv);
+  return kExitBadInput;
+}
+
+}  // namespace
+}  // namespace starlens::catalog
+
+int main(int argc, char** argv) {
+  return starlens::run_stage_main(starlens::catalog::kToolName, argc, argv, starlens::catalog::run);
+}

@@ -1,0 +1,54 @@
+#pragma once
+// Stellarium star catalogues stars_*.cat (format 0.x of stellarium-data 0.22;
+// CATALOG_FORMATS.md section 1): header, zone table and the three record types, streamed
+// zone by zone. Unknown magic, a major version other than 0, an unknown record type or a
+// size that does not match the zone table are InputError naming the file.
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+
+namespace starlens::catalog {
+
+constexpr std::uint32_t kStellariumMagic = 0x835F040A;
+
+struct StellariumHeader {
+  std::uint32_t record_type = 0;  // 0: 28-byte, 1: 10-byte, 2: 6-byte records
+  std::uint32_t major = 0;
+  std::uint32_t minor = 0;
+  std::uint32_t level = 0;
+  std::int32_t mag_min_millimag = 0;
+  std::uint32_t mag_range_millimag = 0;
+  std::uint32_t mag_steps = 0;
+  std::uint64_t zone_count = 0;
+  std::uint64_t star_count = 0;
+};
+
+struct StellariumStar {
+  double ra_deg = 0;  // J2000/ICRS, [0, 360)
+  double dec_deg = 0;
+  double v_mag = 0;
+  double b_v = 0;
+  std::uint64_t zone = 0;
+  std::int32_t hip = 0;  // Hipparcos number (record type 0 only)
+};
+
+class StellariumCatalogue {
+ public:
+  // Reads and validates the header and the zone table.
+  explicit StellariumCatalogue(std::filesystem::path path);
+  const StellariumHeader& header() const { return header_; }
+  // Decodes every star in file order.
+  void for_each_star(const std::function<void(const StellariumStar&)>& visit) const;
+
+ private:
+  std::filesystem::path path_;
+  StellariumHeader header_;
+  std::vector<std::uint32_t> zone_sizes_;
+  std::uint64_t data_offset_ = 0;
+};
+
+// Bytes per record of a type (0 for an unknown type).
+std::size_t stellarium_record_size(std::uint32_t record_type);
+
+}  // namespace starlens::catalog
