@@ -1,0 +1,138 @@
+#include "spacetime/schwarzschild_orbit.h"
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_sf_ellint.h>
+
+#include <cmath>
+#include <limits>
+#include <mutex>
+
+namespace starlens::schwarzschild {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// GSL's default error handler aborts; failures are reported through return codes instead.
+void disable_gsl_abort() {
+  static std::once_flag once;
+  std::call_once(once, [] { gsl_set_error_handler_off(); });
+}
+
+double carlson_rf(double x, double y, double z) {
+  gsl_sf_result result;
+  if (gsl_sf_ellint_RF_e(x, y, z, GSL_PREC_DOUBLE, &result) != GSL_SUCCESS) return kNaN;
+  return result.val;
+}
+
+// Roots u1 < 0 < u2 <= u3 of 2u^3 - u^2 + 1/b^2 for b^2 > 27, with u3 - u2 kept separately
+// because it vanishes at the critical orbit and must not come from a cancelling subtraction.
+struct RealRoots {
+  double u1, u2, u3, u3_minus_u2;
+};
+
+RealRoots real_roots(double b_squared, double b_squared_minus_27) {
+  // Trigonometric solution: u_k = 1/6 + cos((theta - 2 pi k)/3)/3 with cos(theta) = 1 - 54/b^2.
+  // Writing theta = pi - delta, both delta/2 and its complement come from atan2, accurate at
+  // the critical orbit (delta -> 0) and for large b (delta -> pi) alike.
+  const double excess = std::sqrt(b_squared_minus_27);
+  const double half_delta = std::atan2(excess, std::sqrt(27.0));
+  const double complement = std::atan2(std::sqrt(27.0), excess);  // pi/2 - delta/2
+  RealRoots roots{};
+  // 1/2 - u3 = (1 - cos((pi - delta)/3))/3 = (2/3) sin^2(complement/3): no cancellation.
+  const double half_minus_u3 = 2 * std::pow(std::sin(complement / 3), 2) / 3;
+  roots.u3 = 0.5 - half_minus_u3;
+  roots.u3_minus_u2 = std::sin(2 * half_delta / 3) / std::sqrt(3.0);
+  // u1 and u2 from Vieta (sum 1/2, product -1/(2 b^2)) by the stable quadratic formula:
+  // for large b both are ~ -+1/b and the trigonometric forms would cancel.
+  const double sum = half_minus_u3;
+  const double product = -1 / (2 * b_squared * roots.u3);
+  const double root_of_discriminant = std::sqrt(sum * sum - 4 * product);
+  roots.u2 = (sum + root_of_discriminant) / 2;  // sum > 0, so no cancellation
+  roots.u1 = product / roots.u2;
+  return roots;
+}
+
+// Integral of du / sqrt(2u^3 - u^2 + 1/b^2) from y up to the turning point u2 (Carlson 1988,
+// interval formula with the upper limit at a root, simplified by homogeneity).
+double integral_to_turning_point(const RealRoots& roots, double y, double u2_minus_y) {
+  const double u2_minus_u1 = roots.u2 - roots.u1;
+  return std::sqrt(2.0) * std::sqrt(u2_minus_y) *
+         carlson_rf((y - roots.u1) * roots.u3_minus_u2, u2_minus_u1 * roots.u3_minus_u2,
+                    (roots.u3 - y) * u2_minus_u1);
+}
+
+// Integral of du / sqrt(2u^3 - u^2 + 1/b^2) from 0 to u_obs for b^2 <= 27 (one real root u1,
+// complex pair m +- i n): Byrd & Friedman 239.00 written as R_F so that no angle is formed.
+double integral_one_real_root(double b_squared, double b_squared_minus_27, double u_obs) {
+  // u1 = 1/6 - cosh(acosh(54/b^2 - 1)/3)/3, with acosh(1 + e) = log1p(e + sqrt(e(2 + e))).
+  const double excess = -2 * b_squared_minus_27 / b_squared;
+  const double t = std::log1p(excess + std::sqrt(excess * (2 + excess)));
+  const double u1 = 1.0 / 6 - std::cosh(t / 3) / 3;
+  const double m = 0.25 - u1 / 2;
+  const double n_squared = std::max(0.0, (3 * u1 * u1 - u1 - 0.25) / 4);
+  const double a = std::sqrt(u1 * (3 * u1 - 1));
+  // Integral from u1 to y, times sqrt(2): 2 sqrt(s) R_F((A - s)^2, (y - m)^2 + n^2, (A + s)^2).
+  const auto from_root = [&](double y) {
+    const double s = y - u1;
+    return 2 * std::sqrt(s) *
+           carlson_rf((a - s) * (a - s), (y - m) * (y - m) + n_squared, (a + s) * (a + s));
+  };
+  return (from_root(u_obs) - from_root(0)) / std::sqrt(2.0);
+}
+
+}  // namespace
+
+double impact_parameter(double r_obs, double psi) {
+  return r_obs * std::sin(psi) / std::sqrt(1 - 2 / r_obs);
+}
+
+double critical_angle(double r_obs) {
+  // sin = sqrt(27 (r - 2)) / r^1.5 and cos = (r - 3) sqrt(r + 6) / r^1.5: atan2 stays accurate
+  // where asin would not (r_obs near 3, critical angle near 90 degrees).
+  return std::atan2(std::sqrt(27 * (r_obs - 2)), (r_obs - 3) * std::sqrt(r_obs + 6));
+}
+
+bool is_captured(double r_obs, double psi) {
+  if (psi >= kPi / 2) return false;
+  const double b = impact_parameter(r_obs, psi);
+  if (std::abs(b - kCriticalImpactParameter) > 1e-6) return b < kCriticalImpactParameter;
+  // Near the boundary decide in long double, consistently with escape_azimuth's b^2 - 27.
+  const long double sin_psi = std::sin(static_cast<long double>(psi));
+  const long double r = r_obs;
+  return r * r * sin_psi * sin_psi / (1 - 2 / r) - 27 <= 0;
+}
+
+double escape_azimuth(double r_obs, double psi) {
+  disable_gsl_abort();
+  const double u_obs = 1 / r_obs;
+  const double sin_psi = std::sin(psi);
+  const double cos_psi = std::cos(psi);
+  const double b_squared = r_obs * r_obs * sin_psi * sin_psi / (1 - 2 * u_obs);
+  // Nearly radial outgoing ray: the azimuth is b u_obs + O(b^3), below rounding here.
+  if (b_squared < 1e-200) return std::sqrt(b_squared) * u_obs;
+  const bool inward = psi < kPi / 2;
+  // Near the critical orbit the azimuth grows like -log(b^2 - 27)/sqrt(3): there b^2 - 27 is
+  // formed in long double so that the double rounding of b^2 does not cost digits.
+  double b_squared_minus_27 = b_squared - 27;
+  if (std::abs(b_squared_minus_27) < 1) {
+    const long double sin_psi_long = std::sin(static_cast<long double>(psi));
+    const long double r = r_obs;
+    b_squared_minus_27 =
+        static_cast<double>(r * r * sin_psi_long * sin_psi_long / (1 - 2 / r) - 27);
+  }
+  if (b_squared_minus_27 <= 0) return integral_one_real_root(b_squared, b_squared_minus_27, u_obs);
+  const RealRoots roots = real_roots(b_squared, b_squared_minus_27);
+  // u2 - u_obs from G(u_obs) = u^2 (1 - 2u) cot^2(psi) = 2 (u - u1)(u2 - u)(u3 - u): exact
+  // where the observer sits near the turning point (psi near 90 degrees).
+  const double cot_psi = cos_psi / sin_psi;
+  const double u2_minus_u_obs = u_obs * u_obs * (1 - 2 * u_obs) * cot_psi * cot_psi /
+                                (2 * (u_obs - roots.u1) * (roots.u3 - u_obs));
+  const double from_infinity = integral_to_turning_point(roots, 0, roots.u2);
+  const double from_observer = integral_to_turning_point(roots, u_obs, u2_minus_u_obs);
+  // Inward: observer -> periapsis -> infinity. Outward: straight out, the part of the
+  // infinity-to-periapsis integral that lies beyond the observer.
+  return inward ? from_infinity + from_observer : from_infinity - from_observer;
+}
+
+}  // namespace starlens::schwarzschild

@@ -1,0 +1,43 @@
+#pragma once
+// A spacetime seen by a static observer (DESIGN section 3): it maps a camera ray direction on
+// the observer's sky to the asymptotic direction of the backward-traced ray, or reports that
+// the ray is captured. Directions are ICRS unit vectors; lengths are in units of the mass M.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sky/frames.h"
+
+namespace starlens {
+
+// The values of /vertices/status in lensmap.h5.
+enum class RayStatus : std::uint8_t { escaped = 0, captured = 1, failed = 2 };
+
+struct TracedRay {
+  RayStatus status = RayStatus::failed;
+  Vec3 source_direction{};  // NaN unless escaped
+  double g = 0;             // nu_obs / nu_inf for a source at rest at infinity; NaN unless escaped
+};
+
+// A static observer at radius r_obs who sees the hole in direction hole_direction.
+struct Observer {
+  double r_obs = 0;
+  Vec3 hole_direction{1, 0, 0};
+};
+
+class Spacetime {
+ public:
+  virtual ~Spacetime() = default;
+  virtual std::string name() const = 0;
+  // Thread-safe: called concurrently for many rays.
+  virtual TracedRay trace(const Vec3& camera_direction) const = 0;
+};
+
+// The names accepted by make_spacetime (for --spacetime and messages).
+const std::vector<std::string>& spacetime_names();
+// Throws InputError naming the field when the name is unknown or the observer is invalid for
+// that spacetime (Schwarzschild needs r_obs > 3M: outside the photon sphere).
+std::unique_ptr<Spacetime> make_spacetime(const std::string& name, const Observer& observer);
+
+}  // namespace starlens

@@ -1,0 +1,93 @@
+// The closed-form Schwarzschild deflection against an independent long-double quadrature
+// (orbit_reference.h): DESIGN §10's budget of 1e-10 rad for escaping rays away from the
+// critical angle, and the capture decision on both sides of it.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "orbit_reference.h"
+#include "spacetime/schwarzschild_orbit.h"
+
+namespace sw = starlens::schwarzschild;
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kBudget = 1e-10;  // DESIGN §10
+
+// The test angles for one observer: a 0.25 degree grid over [0, 180], angles near 90 degrees
+// and near 180, and a ladder of offsets on both sides of the critical angle down to 1.5e-6.
+std::vector<double> test_angles(double r_obs) {
+  std::vector<double> angles;
+  for (int i = 0; i <= 720; ++i) angles.push_back(i * 0.25 * kPi / 180);
+  for (double offset : {1e-3, 1e-6, 1e-9}) {
+    angles.push_back(kPi / 2 - offset);
+    angles.push_back(kPi / 2 + offset);
+    angles.push_back(kPi - offset);
+  }
+  const double critical = sw::critical_angle(r_obs);
+  for (double offset : {1e-2, 1e-3, 1e-4, 3e-5, 1e-5, 3e-6, 1.5e-6}) {
+    angles.push_back(critical - offset);
+    angles.push_back(critical + offset);
+  }
+  return angles;
+}
+
+}  // namespace
+
+TEST_CASE("Schwarzschild deflection matches long-double quadrature to 1e-10 rad") {
+  for (double r_obs : {4.0, 6.0, 10.0, 30.0, 1000.0}) {
+    const double critical = sw::critical_angle(r_obs);
+    double worst = 0, worst_psi = 0;
+    int escaped = 0, captured = 0;
+    for (double psi : test_angles(r_obs)) {
+      const auto reference = starlens::test::reference_escape_azimuth(r_obs, psi);
+      const bool captured_here = sw::is_captured(r_obs, psi);
+      INFO("r_obs = " << r_obs << ", psi = " << psi << ", critical = " << critical);
+      REQUIRE(captured_here == !reference.has_value());
+      if (captured_here) {
+        ++captured;
+        continue;
+      }
+      ++escaped;
+      const double error = std::abs(sw::escape_azimuth(r_obs, psi) - double(*reference));
+      CHECK(error <= kBudget);
+      if (error > worst) worst = error, worst_psi = psi;
+    }
+    MESSAGE("r_obs " << r_obs << ": " << escaped << " escaped, " << captured
+                     << " captured; max |error| " << worst << " rad at psi " << worst_psi);
+    CHECK(captured > 0);
+  }
+}
+
+TEST_CASE("capture is decided on both sides of the critical angle") {
+  for (double r_obs : {3.001, 4.0, 6.0, 10.0, 30.0, 1000.0, 1e8}) {
+    const double critical = sw::critical_angle(r_obs);
+    // b(critical) = 3 sqrt(3) by construction; check that with an independent formula.
+    CHECK(std::abs(r_obs * std::sin(critical) / std::sqrt(1 - 2 / r_obs) -
+                   sw::kCriticalImpactParameter) < 1e-12);
+    for (double offset : {1e-4, 1e-6, 1e-9, 1e-12}) {
+      if (offset > critical / 2) continue;  // angles are in [0, pi]
+      INFO("r_obs " << r_obs << " offset " << offset);
+      CHECK(starlens::test::reference_is_captured(r_obs, critical - offset));
+      CHECK_FALSE(starlens::test::reference_is_captured(r_obs, critical + offset));
+      CHECK(sw::is_captured(r_obs, critical - offset));
+      CHECK_FALSE(sw::is_captured(r_obs, critical + offset));
+      CHECK(std::isfinite(sw::escape_azimuth(r_obs, critical + offset)));
+    }
+    CHECK(sw::is_captured(r_obs, 0.0));
+    CHECK_FALSE(sw::is_captured(r_obs, kPi / 2));
+    CHECK_FALSE(sw::is_captured(r_obs, kPi));
+  }
+}
+
+TEST_CASE("the deflection has its limiting values") {
+  // Radially outgoing: no azimuth at all (sin(kPi) is 1.2e-16, not 0). Far observer, ray at
+  // periapsis: half the weak-field deflection 4/b + 15 pi/(4 b^2) + O(1/b^3) beyond pi/2.
+  CHECK(sw::escape_azimuth(30, kPi) < 1e-15);
+  const double r_obs = 1e6;
+  const double b = r_obs / std::sqrt(1 - 2 / r_obs);
+  CHECK(std::abs(sw::escape_azimuth(r_obs, kPi / 2) - (kPi / 2 + 2 / b + 15 * kPi / (8 * b * b))) <
+        1e-15);
+}
