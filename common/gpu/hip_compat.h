@@ -1,0 +1,67 @@
+#pragma once
+// The HIP runtime API for both GPU toolchains, so that one kernel source builds everywhere:
+// hipcc (AMD) gets HIP's own header; nvcc gets CUDA's runtime with every hip* name that
+// starlens uses mapped onto its cuda* twin. HIP's own NVIDIA headers are deliberately not
+// used: they do not build with CUDA 13. Add a name here before using it in GPU code.
+#if defined(__HIPCC__)
+
+#include <hip/hip_runtime.h>
+
+#elif defined(__CUDACC__)
+
+#include <cuda_runtime.h>
+
+// Types and constants.
+#define hipError_t cudaError_t
+#define hipSuccess cudaSuccess
+#define hipErrorNoDevice cudaErrorNoDevice
+#define hipDeviceProp_t cudaDeviceProp
+#define hipStream_t cudaStream_t
+#define hipEvent_t cudaEvent_t
+#define hipStreamNonBlocking cudaStreamNonBlocking
+#define hipEventDefault cudaEventDefault
+#define hipEventDisableTiming cudaEventDisableTiming
+#define hipHostMallocDefault cudaHostAllocDefault
+#define hipMemcpyHostToDevice cudaMemcpyHostToDevice
+#define hipMemcpyDeviceToHost cudaMemcpyDeviceToHost
+#define hipMemcpyDeviceToDevice cudaMemcpyDeviceToDevice
+
+// Errors, devices and versions.
+#define hipGetErrorString cudaGetErrorString
+#define hipGetErrorName cudaGetErrorName
+#define hipGetLastError cudaGetLastError
+#define hipPeekAtLastError cudaPeekAtLastError
+#define hipGetDeviceCount cudaGetDeviceCount
+#define hipSetDevice cudaSetDevice
+#define hipGetDeviceProperties cudaGetDeviceProperties
+#define hipDriverGetVersion cudaDriverGetVersion
+#define hipRuntimeGetVersion cudaRuntimeGetVersion
+#define hipDeviceSynchronize cudaDeviceSynchronize
+#define hipMemGetInfo cudaMemGetInfo
+
+// Memory.
+#define hipMalloc cudaMalloc
+#define hipFree cudaFree
+#define hipHostMalloc cudaHostAlloc
+#define hipHostFree cudaFreeHost
+#define hipMemcpy cudaMemcpy
+#define hipMemcpyAsync cudaMemcpyAsync
+#define hipMemset cudaMemset
+#define hipMemsetAsync cudaMemsetAsync
+
+// Streams and events.
+#define hipStreamCreateWithFlags cudaStreamCreateWithFlags
+#define hipStreamDestroy cudaStreamDestroy
+#define hipStreamSynchronize cudaStreamSynchronize
+#define hipStreamWaitEvent cudaStreamWaitEvent
+#define hipEventCreateWithFlags cudaEventCreateWithFlags
+#define hipEventDestroy cudaEventDestroy
+#define hipEventRecord cudaEventRecord
+#define hipEventSynchronize cudaEventSynchronize
+#define hipEventQuery cudaEventQuery
+#define hipEventElapsedTime cudaEventElapsedTime
+#define hipErrorNotReady cudaErrorNotReady
+
+#else
+#error "gpu/hip_compat.h is for GPU translation units, compiled by hipcc or nvcc"
+#endif

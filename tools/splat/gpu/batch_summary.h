@@ -1,0 +1,46 @@
+#pragma once
+// Host-side look at a batch before it goes to the GPU: event classes, the centre-tile
+// density the adaptive selector uses, and the exact number of tile references binning will
+// make (to keep every batch inside the device's bounded scratch).
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "events/star_event.h"
+
+namespace starlens {
+
+constexpr std::uint32_t kCentreTile = 32;  // px, DESIGN section 5 ("occupied 32 px centre tiles")
+
+struct BatchSummary {
+  std::uint64_t events = 0;
+  std::uint64_t direct = 0;  // evaluated exactly (support > Rc, or --psf-direct)
+  std::uint64_t centres_in_frame = 0;
+  std::uint64_t occupied_centre_tiles = 0;  // 32 px tiles holding at least one event centre
+  // Event centres per occupied centre tile (0 when no centre lies in the frame).
+  double density() const {
+    return occupied_centre_tiles ? double(centres_in_frame) / double(occupied_centre_tiles) : 0.0;
+  }
+};
+
+class BatchSummariser {
+ public:
+  BatchSummariser(std::uint32_t width, std::uint32_t height, std::int32_t cache_radius,
+                  bool all_direct);
+  BatchSummary summarise(std::span<const StarEvent> events);
+
+ private:
+  std::uint32_t width_;
+  std::uint32_t height_;
+  std::int32_t cache_radius_;
+  bool all_direct_;
+  std::uint32_t tile_columns_;
+  std::vector<std::uint8_t> occupied_;       // one flag per centre tile
+  std::vector<std::uint32_t> marked_tiles_;  // flags to clear after the batch
+};
+
+// Tile references (event, tile) that binning makes for these events with this tile size.
+std::uint64_t count_tile_references(std::span<const StarEvent> events, std::uint32_t width,
+                                    std::uint32_t height, std::uint32_t tile);
+
+}  // namespace starlens

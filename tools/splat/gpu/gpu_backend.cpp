@@ -1,0 +1,116 @@
+// The GPU splat backend (DESIGN section 6): counts events by class, hands them to the
+// SplatEngine, and reports device, timings, contributions and the adaptive choices.
+#include <algorithm>
+#include <array>
+
+#include "backend.h"
+#include "splat_counts.h"
+#include "splat_engine.h"
+
+namespace starlens {
+namespace {
+
+GpuEngineOptions engine_options(const SplatSettings& settings) {
+  GpuEngineOptions options;
+  options.device = settings.gpu_device;
+  options.strategy = parse_gpu_strategy(settings.gpu_strategy);
+  options.all_direct = settings.all_direct;
+  return options;
+}
+
+double quantile(std::vector<double> values, double q) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  return values[std::size_t(q * double(values.size() - 1) + 0.5)];
+}
+
+class GpuBackend final : public SplatBackend {
+ public:
+  explicit GpuBackend(const SplatSettings& settings)
+      : settings_(settings), options_(engine_options(settings)), engine_(options_) {}
+
+  std::string name() const override { return "gpu"; }
+
+  void begin(const StreamHeader& header, const PhaseCache& cache) override {
+    header_ = header;
+    engine_.begin(header, cache.all_weights());
+  }
+
+  void accumulate(std::span<const StarEvent> events) override {
+    for (const StarEvent& event : events) counts_.add(stream_event_class(event, header_.psf));
+    engine_.append(events);
+  }
+
+  void finish(Frame& frame) override {
+    frame = Frame();
+    frame.width = header_.width;
+    frame.height = header_.height;
+    engine_.finish(frame.rgb);
+  }
+
+  nlohmann::json statistics() const override {
+    const GpuPhaseSeconds& seconds = engine_.phase_seconds();
+    nlohmann::json statistics;
+    statistics["counts"] = counts_.to_json();
+    statistics["counts"]["contributions"] = engine_.contributions();
+    statistics["counts"]["events_evaluated_direct"] = engine_.events_direct();
+    statistics["timings_s"] = {
+        {"upload", seconds.upload},         {"binning", seconds.binning},
+        {"accumulate", seconds.accumulate}, {"merge", seconds.merge},
+        {"download", seconds.download},     {"host_staging", seconds.host_staging},
+        {"host_wait", seconds.host_wait}};
+    const GpuDeviceInfo& device = engine_.device();
+    statistics["gpu"] = {{"device_index", device.index},
+                         {"device_count", device.device_count},
+                         {"name", device.name},
+                         {"architecture", device.architecture},
+                         {"platform", device.platform},
+                         {"multiprocessors", device.multiprocessors},
+                         {"global_memory_bytes", device.global_memory},
+                         {"driver_version", device.driver_version},
+                         {"runtime_version", device.runtime_version},
+                         {"strategy", settings_.gpu_strategy},
+                         {"batch_events", options_.batch_events},
+                         {"batches_submitted", engine_.batches_submitted()},
+                         {"batches_completed", engine_.batches_completed()},
+                         {"strategy_choices", strategy_choices()}};
+    return statistics;
+  }
+
+ private:
+  // How often each strategy ran, the split batches, and the centre-tile densities seen.
+  nlohmann::json strategy_choices() const {
+    std::array<std::uint64_t, kGpuStrategyCount> chosen{};
+    std::uint64_t split = 0;
+    std::vector<double> densities;
+    for (const GpuBatchRecord& batch : engine_.batches()) {
+      ++chosen[int(batch.strategy)];
+      split += batch.rounds > 1;
+      densities.push_back(batch.density);
+    }
+    nlohmann::json choices;
+    for (int k = 0; k < kGpuStrategyCount; ++k) choices[strategy_name(GpuStrategy(k))] = chosen[k];
+    choices["batches_split_for_scratch"] = split;
+    choices["centre_tile_density"] = {{"min", quantile(densities, 0)},
+                                      {"p50", quantile(densities, 0.5)},
+                                      {"p90", quantile(densities, 0.9)},
+                                      {"max", quantile(densities, 1)}};
+    choices["thresholds"] = {{"tile16_from", options_.thresholds.tile16_from},
+                             {"tile32_from", options_.thresholds.tile32_from}};
+    return choices;
+  }
+
+  SplatSettings settings_;
+  GpuEngineOptions options_;
+  SplatEngine engine_;
+  StreamHeader header_;
+  EventClassCounts counts_;
+};
+
+}  // namespace
+
+std::unique_ptr<SplatBackend> make_gpu_backend(const SplatSettings& settings) {
+  return std::make_unique<GpuBackend>(settings);
+}
+
+}  // namespace starlens

@@ -1,0 +1,49 @@
+#include "gpu_strategy.h"
+
+#include "core/errors.h"
+
+namespace starlens {
+
+const char* strategy_name(GpuStrategy strategy) {
+  switch (strategy) {
+    case GpuStrategy::atomic:
+      return "atomic";
+    case GpuStrategy::tile16:
+      return "tile16";
+    case GpuStrategy::tile32:
+      return "tile32";
+  }
+  return "unknown";
+}
+
+std::optional<GpuStrategy> parse_gpu_strategy(const std::string& name) {
+  if (name == "adaptive") return std::nullopt;
+  for (int k = 0; k < kGpuStrategyCount; ++k)
+    if (name == strategy_name(GpuStrategy(k))) return GpuStrategy(k);
+  throw_input_error("--gpu-strategy", "",
+                    "'" + name + "' is not one of atomic, tile16, tile32, adaptive");
+}
+
+std::uint32_t strategy_tile_size(GpuStrategy strategy) {
+  switch (strategy) {
+    case GpuStrategy::tile16:
+      return 16;
+    case GpuStrategy::tile32:
+      return 32;
+    default:
+      return 0;
+  }
+}
+
+AdaptiveThresholds default_adaptive_thresholds() {
+  // Measured on the H200 (docs/gpu.md, "adaptive thresholds").
+  return {4.0, 1e300};
+}
+
+GpuStrategy choose_strategy(double centre_tile_density, const AdaptiveThresholds& thresholds) {
+  if (centre_tile_density >= thresholds.tile32_from) return GpuStrategy::tile32;
+  if (centre_tile_density >= thresholds.tile16_from) return GpuStrategy::tile16;
+  return GpuStrategy::atomic;
+}
+
+}  // namespace starlens

@@ -1,0 +1,81 @@
+#pragma once
+// The GPU side of the splat backend, behind a plain C++ interface (no GPU runtime types, no
+// JSON, no OpenEXR) so host code compiled by the C++ compiler can drive it. Events are
+// staged into two pinned host slots; each full slot is uploaded on a copy stream and
+// accumulated on a compute stream into a frame that stays on the device until finish().
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "events/event_stream.h"
+#include "gpu_strategy.h"
+
+namespace starlens {
+
+struct GpuDeviceInfo {
+  int index = 0;
+  int device_count = 0;
+  std::string name;
+  std::string architecture;  // sm_XY or gfxNNNN
+  std::string platform;      // "cuda" or "hip"
+  int multiprocessors = 0;
+  std::uint64_t global_memory = 0;
+  int driver_version = 0;
+  int runtime_version = 0;
+};
+
+struct GpuEngineOptions {
+  int device = 0;
+  std::optional<GpuStrategy> strategy;  // nullopt: adaptive
+  AdaptiveThresholds thresholds = default_adaptive_thresholds();
+  bool all_direct = false;
+  std::uint32_t batch_events = 1 << 18;  // events per GPU batch (several stream chunks)
+};
+
+// Device seconds per phase (from GPU events), and host seconds spent staging into pinned
+// memory and waiting for a free slot.
+struct GpuPhaseSeconds {
+  double upload = 0, binning = 0, accumulate = 0, merge = 0, download = 0;
+  double host_staging = 0, host_wait = 0;
+};
+
+struct GpuBatchRecord {
+  double density;        // event centres per occupied 32 px centre tile
+  GpuStrategy strategy;  // what ran
+  std::uint32_t rounds;  // binning rounds (>1 when the batch was split to fit the scratch)
+};
+
+class SplatEngine {
+ public:
+  // Selects and checks the device; RunFailure ("gpu device: ...") when there is none or the
+  // index is out of range.
+  explicit SplatEngine(const GpuEngineOptions& options);
+  ~SplatEngine();
+  SplatEngine(const SplatEngine&) = delete;
+  SplatEngine& operator=(const SplatEngine&) = delete;
+
+  // Allocates the frame and buffers and uploads the phase cache (once).
+  void begin(const StreamHeader& header, const std::vector<double>& cache_weights);
+  // Stages events; full slots are submitted. Returns once the events are copied.
+  void append(std::span<const StarEvent> events);
+  // Submits what is staged, waits for all work, downloads the frame (width x height x 3).
+  void finish(std::vector<double>& rgb);
+
+  const GpuDeviceInfo& device() const;
+  const GpuPhaseSeconds& phase_seconds() const;
+  std::uint64_t contributions() const;  // valid after finish()
+  std::uint64_t batches_submitted() const;
+  std::uint64_t batches_completed() const;
+  std::uint64_t events_direct() const;
+  const std::vector<GpuBatchRecord>& batches() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace starlens

@@ -1,0 +1,342 @@
+// The GPU splat engine: device selection, buffers, the two-slot streaming pipeline and the
+// per-batch dispatch to the atomic or tile kernels (DESIGN section 6).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "batch_summary.h"
+#include "core/errors.h"
+#include "gpu/device_memory.h"
+#include "splat_engine.h"
+#include "splat_kernels.h"
+
+namespace starlens {
+namespace {
+
+// Tile references per binning round; a round must also hold any single event's tiles.
+constexpr std::uint32_t kMinReferenceCapacity = 1u << 21;
+constexpr std::uint32_t kBlocksPerMultiprocessor = 8;  // persistent grid of the tile kernels
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Bounded device scratch for one tile size (capacities as in splat_kernels.h).
+struct TileScratch {
+  DeviceArray<std::uint32_t> counts, cursors, references;
+  DeviceArray<TileWork> work;
+  DeviceArray<TileMerge> merges;
+  DeviceArray<double> partials;
+  DeviceArray<TileTotals> totals;
+  TileBuffers view{};
+
+  TileScratch(TileGrid grid, std::uint32_t segment, hipStream_t stream) {
+    const char* phase = "scratch allocation";
+    const std::uint32_t reference_capacity = std::max(kMinReferenceCapacity, grid.count());
+    const std::uint32_t merge_capacity = reference_capacity / segment + 1;
+    const std::uint32_t work_capacity = merge_capacity + std::min(reference_capacity, grid.count());
+    const std::uint32_t slot_capacity = 2 * merge_capacity;
+    counts = DeviceArray<std::uint32_t>(grid.count(), phase);
+    cursors = DeviceArray<std::uint32_t>(grid.count(), phase);
+    references = DeviceArray<std::uint32_t>(reference_capacity, phase);
+    work = DeviceArray<TileWork>(work_capacity, phase);
+    merges = DeviceArray<TileMerge>(merge_capacity, phase);
+    partials = DeviceArray<double>(std::size_t(slot_capacity) * grid.tile * grid.tile * 3, phase);
+    totals = DeviceArray<TileTotals>(1, phase);
+    check_gpu(hipMemsetAsync(counts.data(), 0, counts.bytes(), stream), phase);
+    check_gpu(hipMemsetAsync(totals.data(), 0, totals.bytes(), stream), phase);
+    // All-ones bytes are a NaN: a partial sum read before it was written poisons the frame.
+    check_gpu(hipMemsetAsync(partials.data(), 0xFF, partials.bytes(), stream), phase);
+    view = {grid,           segment,           counts.data(),
+            cursors.data(), references.data(), reference_capacity,
+            work.data(),    work_capacity,     merges.data(),
+            merge_capacity, partials.data(),   slot_capacity,
+            totals.data()};
+  }
+};
+
+// A pinned host slot and its device twin, with the events that time and guard its batch.
+struct Slot {
+  PinnedArray<StarEvent> staged;
+  DeviceArray<StarEvent> device;
+  std::uint32_t count = 0;
+  bool in_flight = false;
+  GpuEvent upload_start{"event creation"}, uploaded{"event creation"};
+  GpuEvent compute_start{"event creation"}, prepared{"event creation"};
+  // Three per binning round: binned, accumulated, merged.
+  std::vector<std::unique_ptr<GpuEvent>> marks;
+  std::uint32_t rounds = 0;
+
+  explicit Slot(std::uint32_t capacity)
+      : staged(capacity, "pinned allocation"), device(capacity, "event buffer allocation") {}
+  GpuEvent& mark(std::uint32_t index) {
+    while (marks.size() <= index) marks.push_back(std::make_unique<GpuEvent>("event creation"));
+    return *marks[index];
+  }
+};
+
+std::string architecture_of(const hipDeviceProp_t& properties) {
+#if defined(__HIPCC__)
+  return properties.gcnArchName;
+#else
+  return "sm_" + std::to_string(properties.major) + std::to_string(properties.minor);
+#endif
+}
+
+}  // namespace
+
+struct SplatEngine::State {
+  GpuEngineOptions options;
+  GpuDeviceInfo device;
+  std::unique_ptr<GpuStream> copy_stream, compute_stream;
+  SplatConstants constants{};
+  DeviceArray<double> frame, cache;
+  DeviceArray<PreparedEvent> prepared;
+  DeviceArray<unsigned long long> contributions;
+  std::array<std::unique_ptr<Slot>, 2> slots;
+  int current = 0;
+  std::uint32_t capacity = 0;
+  std::unique_ptr<BatchSummariser> summariser;
+  std::unique_ptr<TileScratch> tiles16, tiles32;
+  std::uint32_t persistent_blocks = 0;
+  GpuPhaseSeconds seconds;
+  std::uint64_t submitted = 0, completed = 0, direct = 0, contribution_total = 0;
+  std::vector<GpuBatchRecord> batches;
+
+  hipStream_t copy() const { return copy_stream->get(); }
+  hipStream_t compute() const { return compute_stream->get(); }
+
+  TileScratch& scratch(GpuStrategy strategy) {
+    auto& owner = strategy == GpuStrategy::tile16 ? tiles16 : tiles32;
+    const std::uint32_t tile = strategy_tile_size(strategy);
+    if (!owner)
+      owner = std::make_unique<TileScratch>(make_tile_grid(constants.width, constants.height, tile),
+                                            tile == 16 ? 256u : 512u, compute());
+    return *owner;
+  }
+
+  // Queues the kernels of one batch on the compute stream and records its marks.
+  void run_kernels(Slot& slot, GpuStrategy strategy, bool with_direct) {
+    const std::uint32_t count = slot.count;
+    slot.compute_start.record(compute(), "event record");
+    launch_prepare_events(slot.device.data(), count, constants, prepared.data(), compute());
+    slot.prepared.record(compute(), "event record");
+    slot.rounds = 0;
+    if (strategy == GpuStrategy::atomic) {
+      slot.mark(0).record(compute(), "event record");
+      launch_atomic_splat(prepared.data(), count, constants, frame.data(), contributions.data(),
+                          with_direct, compute());
+      slot.mark(1).record(compute(), "event record");
+      slot.mark(2).record(compute(), "event record");
+      slot.rounds = 1;
+      return;
+    }
+    TileScratch& tiles = scratch(strategy);
+    const std::uint32_t tile = tiles.view.grid.tile;
+    const std::span<const StarEvent> events(slot.staged.data(), count);
+    // Rounds of consecutive events whose tile references fit the scratch.
+    std::uint32_t first = 0;
+    while (first < count) {
+      std::uint32_t last = first;
+      std::uint64_t references = 0;
+      while (last < count) {
+        const std::uint64_t more =
+            count_tile_references(events.subspan(last, 1), constants.width, constants.height, tile);
+        if (references + more > tiles.view.reference_capacity) break;
+        references += more;
+        ++last;
+      }
+      if (last == first) ++last;  // cannot happen: the capacity holds every tile of the frame
+      const std::uint32_t round = slot.rounds++;
+      const PreparedEvent* round_events = prepared.data() + first;
+      launch_tile_binning(round_events, last - first, tiles.view, compute());
+      slot.mark(3 * round).record(compute(), "event record");
+      launch_tile_accumulate(round_events, tiles.view, constants, frame.data(),
+                             contributions.data(), with_direct, persistent_blocks, compute());
+      slot.mark(3 * round + 1).record(compute(), "event record");
+      launch_tile_merge(tiles.view, constants, frame.data(), persistent_blocks, compute());
+      slot.mark(3 * round + 2).record(compute(), "event record");
+      first = last;
+    }
+  }
+
+  void submit_current() {
+    Slot& slot = *slots[current];
+    if (slot.count == 0) return;
+    const std::span<const StarEvent> events(slot.staged.data(), slot.count);
+    const BatchSummary summary = summariser->summarise(events);
+    direct += summary.direct;
+    const GpuStrategy strategy =
+        options.strategy.value_or(choose_strategy(summary.density(), options.thresholds));
+
+    slot.upload_start.record(copy(), "event record");
+    check_gpu(hipMemcpyAsync(slot.device.data(), slot.staged.data(), slot.count * sizeof(StarEvent),
+                             hipMemcpyHostToDevice, copy()),
+              "upload");
+    slot.uploaded.record(copy(), "event record");
+    check_gpu(hipStreamWaitEvent(compute(), slot.uploaded.get(), 0), "upload");
+    run_kernels(slot, strategy, summary.direct > 0);
+    slot.in_flight = true;
+    ++submitted;
+    batches.push_back({summary.density(), strategy, slot.rounds});
+    current ^= 1;
+  }
+
+  // Waits for a slot's batch and adds its device times.
+  void complete(Slot& slot) {
+    const auto start = std::chrono::steady_clock::now();
+    slot.mark(3 * slot.rounds - 1).synchronize("kernel");
+    seconds.host_wait += seconds_since(start);
+    seconds.upload += elapsed_seconds(slot.upload_start, slot.uploaded, "timing");
+    seconds.binning += elapsed_seconds(slot.compute_start, slot.prepared, "timing");
+    const GpuEvent* previous = &slot.prepared;
+    for (std::uint32_t round = 0; round < slot.rounds; ++round) {
+      seconds.binning += elapsed_seconds(*previous, slot.mark(3 * round), "timing");
+      seconds.accumulate +=
+          elapsed_seconds(slot.mark(3 * round), slot.mark(3 * round + 1), "timing");
+      seconds.merge +=
+          elapsed_seconds(slot.mark(3 * round + 1), slot.mark(3 * round + 2), "timing");
+      previous = &slot.mark(3 * round + 2);
+    }
+    slot.in_flight = false;
+    slot.count = 0;
+    ++completed;
+  }
+
+  void check_scratch(const std::unique_ptr<TileScratch>& tiles) {
+    if (!tiles) return;
+    TileTotals totals{};
+    check_gpu(hipMemcpy(&totals, tiles->totals.data(), sizeof totals, hipMemcpyDeviceToHost),
+              "download");
+    if (totals.overflow)
+      throw_run_failure("gpu binning",
+                        "tile" + std::to_string(tiles->view.grid.tile) + " scratch overflowed in " +
+                            std::to_string(totals.overflow) + " batch(es); frame not written");
+  }
+};
+
+SplatEngine::SplatEngine(const GpuEngineOptions& options) : state_(std::make_unique<State>()) {
+  state_->options = options;
+  GpuDeviceInfo& device = state_->device;
+  const hipError_t status = hipGetDeviceCount(&device.device_count);
+  if (status != hipSuccess)
+    throw_run_failure("gpu device",
+                      std::string("no usable GPU (") + hipGetErrorString(status) + ")");
+  if (device.device_count == 0) throw_run_failure("gpu device", "no GPU found");
+  if (options.device < 0 || options.device >= device.device_count)
+    throw_run_failure("gpu device", "--gpu-device " + std::to_string(options.device) +
+                                        " is out of range: this machine has " +
+                                        std::to_string(device.device_count) +
+                                        " GPU(s), indices 0 to " +
+                                        std::to_string(device.device_count - 1));
+  device.index = options.device;
+  check_gpu(hipSetDevice(options.device), "device");
+  hipDeviceProp_t properties{};
+  check_gpu(hipGetDeviceProperties(&properties, options.device), "device");
+  device.name = properties.name;
+  device.architecture = architecture_of(properties);
+#if defined(__HIPCC__)
+  device.platform = "hip";
+#else
+  device.platform = "cuda";
+#endif
+  device.multiprocessors = properties.multiProcessorCount;
+  device.global_memory = properties.totalGlobalMem;
+  check_gpu(hipDriverGetVersion(&device.driver_version), "device");
+  check_gpu(hipRuntimeGetVersion(&device.runtime_version), "device");
+  state_->persistent_blocks =
+      std::uint32_t(std::max(1, device.multiprocessors)) * kBlocksPerMultiprocessor;
+  state_->copy_stream = std::make_unique<GpuStream>("stream creation");
+  state_->compute_stream = std::make_unique<GpuStream>("stream creation");
+}
+
+SplatEngine::~SplatEngine() = default;
+
+void SplatEngine::begin(const StreamHeader& header, const std::vector<double>& cache_weights) {
+  State& s = *state_;
+  const PsfModel& psf = header.psf;
+  s.frame = DeviceArray<double>(std::size_t(header.width) * header.height * 3, "frame allocation");
+  check_gpu(hipMemsetAsync(s.frame.data(), 0, s.frame.bytes(), s.compute()), "frame allocation");
+  s.cache = DeviceArray<double>(cache_weights.size(), "phase cache allocation");
+  check_gpu(hipMemcpy(s.cache.data(), cache_weights.data(), s.cache.bytes(), hipMemcpyHostToDevice),
+            "phase cache upload");
+  const std::int32_t window = 2 * psf.cache_radius + 1;
+  s.constants = {header.width,
+                 header.height,
+                 psf.cache_radius,
+                 psf.phases,
+                 window,
+                 s.options.all_direct ? 1 : 0,
+                 std::uint64_t(window) * window,
+                 moffat_from_fwhm(psf.fwhm, psf.beta),
+                 s.cache.data()};
+  s.capacity = std::max(s.options.batch_events, header.chunk_capacity);
+  for (auto& slot : s.slots) slot = std::make_unique<Slot>(s.capacity);
+  s.prepared = DeviceArray<PreparedEvent>(s.capacity, "event buffer allocation");
+  s.contributions = DeviceArray<unsigned long long>(1, "counter allocation");
+  check_gpu(hipMemsetAsync(s.contributions.data(), 0, sizeof(unsigned long long), s.compute()),
+            "counter allocation");
+  s.summariser = std::make_unique<BatchSummariser>(header.width, header.height, psf.cache_radius,
+                                                   s.options.all_direct);
+}
+
+void SplatEngine::append(std::span<const StarEvent> events) {
+  State& s = *state_;
+  while (!events.empty()) {
+    Slot& slot = *s.slots[s.current];
+    if (slot.in_flight) s.complete(slot);
+    const auto start = std::chrono::steady_clock::now();
+    const std::size_t take = std::min<std::size_t>(events.size(), s.capacity - slot.count);
+    std::memcpy(slot.staged.data() + slot.count, events.data(), take * sizeof(StarEvent));
+    s.seconds.host_staging += seconds_since(start);
+    slot.count += std::uint32_t(take);
+    events = events.subspan(take);
+    if (slot.count == s.capacity) s.submit_current();
+  }
+}
+
+void SplatEngine::finish(std::vector<double>& rgb) {
+  State& s = *state_;
+  s.submit_current();
+  for (auto& slot : s.slots)
+    if (slot->in_flight) s.complete(*slot);
+  s.check_scratch(s.tiles16);
+  s.check_scratch(s.tiles32);
+  // Poisoned first: a value the download failed to write shows as NaN, never as zero.
+  rgb.assign(s.frame.size(), std::numeric_limits<double>::quiet_NaN());
+  const auto start = std::chrono::steady_clock::now();
+  check_gpu(hipMemcpy(rgb.data(), s.frame.data(), s.frame.bytes(), hipMemcpyDeviceToHost),
+            "download");
+  s.seconds.download += seconds_since(start);
+  unsigned long long contributions = 0;
+  check_gpu(hipMemcpy(&contributions, s.contributions.data(), sizeof contributions,
+                      hipMemcpyDeviceToHost),
+            "download");
+  s.contribution_total = contributions;
+}
+
+const GpuDeviceInfo& SplatEngine::device() const {
+  return state_->device;
+}
+const GpuPhaseSeconds& SplatEngine::phase_seconds() const {
+  return state_->seconds;
+}
+std::uint64_t SplatEngine::contributions() const {
+  return state_->contribution_total;
+}
+std::uint64_t SplatEngine::batches_submitted() const {
+  return state_->submitted;
+}
+std::uint64_t SplatEngine::batches_completed() const {
+  return state_->completed;
+}
+std::uint64_t SplatEngine::events_direct() const {
+  return state_->direct;
+}
+const std::vector<GpuBatchRecord>& SplatEngine::batches() const {
+  return state_->batches;
+}
+
+}  // namespace starlens

@@ -1,0 +1,73 @@
+#pragma once
+// Launchers of the splat kernels (atomic_splat.hip, tile_splat.hip). GPU translation units
+// only. Every launcher only queues work on `stream`; errors inside a kernel surface at the
+// next synchronisation.
+#include <cstdint>
+
+#include "gpu/hip_compat.h"
+#include "splat_device.h"
+#include "tile_geometry.h"
+
+namespace starlens {
+
+// Events -> prepared events (pixel box, phase, flux times colour).
+void launch_prepare_events(const StarEvent* events, std::uint32_t count,
+                           const SplatConstants& constants, PreparedEvent* prepared,
+                           hipStream_t stream);
+
+// atomic: a group of 32 threads per event, double atomics into the frame.
+void launch_atomic_splat(const PreparedEvent* events, std::uint32_t count,
+                         const SplatConstants& constants, double* frame,
+                         unsigned long long* contributions, bool with_direct, hipStream_t stream);
+
+// `with_direct`: whether any event of the batch is evaluated exactly (else a leaner kernel).
+// tile16 / tile32: binning into per-tile reference lists, then threads that own pixels.
+struct TileWork {
+  std::uint32_t tile;
+  std::uint32_t ref_begin;  // into the reference list
+  std::uint32_t ref_count;  // at most the segment length
+  std::int32_t slot;        // partial-sum slot, or -1: the tile's only segment adds to the frame
+};
+struct TileMerge {
+  std::uint32_t tile;
+  std::uint32_t first_slot;
+  std::uint32_t slot_count;
+  std::uint32_t unused;
+};
+struct TileTotals {
+  std::uint32_t references;
+  std::uint32_t work;
+  std::uint32_t slots;
+  std::uint32_t merges;
+  std::uint32_t overflow;  // sticky: a batch needed more scratch than there was (never expected)
+};
+
+// Device scratch of one tile size. Capacities follow from reference_capacity: with
+// segments of `segment` references, work <= refs / segment + tiles, partial-sum slots
+// <= 2 refs / segment, merges <= refs / segment.
+struct TileBuffers {
+  TileGrid grid;
+  std::uint32_t segment;
+  std::uint32_t* counts;   // per tile; zero between batches
+  std::uint32_t* cursors;  // per tile
+  std::uint32_t* references;
+  std::uint32_t reference_capacity;
+  TileWork* work;
+  std::uint32_t work_capacity;
+  TileMerge* merges;
+  std::uint32_t merge_capacity;
+  double* partials;  // slot_capacity x tile^2 x 3
+  std::uint32_t slot_capacity;
+  TileTotals* totals;
+};
+
+void launch_tile_binning(const PreparedEvent* events, std::uint32_t count,
+                         const TileBuffers& buffers, hipStream_t stream);
+void launch_tile_accumulate(const PreparedEvent* events, const TileBuffers& buffers,
+                            const SplatConstants& constants, double* frame,
+                            unsigned long long* contributions, bool with_direct,
+                            std::uint32_t blocks, hipStream_t stream);
+void launch_tile_merge(const TileBuffers& buffers, const SplatConstants& constants, double* frame,
+                       std::uint32_t blocks, hipStream_t stream);
+
+}  // namespace starlens

@@ -1,0 +1,54 @@
+#pragma once
+// Which pixels and screen tiles an event can touch. Host and device call the same code, so
+// the host's bound on the number of tile references (used to size and split batches) is
+// exactly what the binning kernels produce.
+#include <cmath>
+#include <cstdint>
+
+#include "optics/host_device.h"
+
+namespace starlens {
+
+// The pixels [i0, i1] x [j0, j1] (inclusive) of the event's full support box, clipped to
+// the frame: columns floor(x - support) .. floor(x + support), rows likewise (the same rows
+// as the CPU backend's bands). Empty when i0 > i1.
+struct PixelBox {
+  std::int32_t i0, i1, j0, j1;
+  STARLENS_HOST_DEVICE bool empty() const { return i0 > i1 || j0 > j1; }
+};
+
+STARLENS_HOST_DEVICE inline PixelBox support_pixel_box(double x, double y, double support,
+                                                       std::uint32_t width, std::uint32_t height) {
+  const double left = floor(x - support);
+  const double right = floor(x + support);
+  const double top = floor(y - support);
+  const double bottom = floor(y + support);
+  // Compared as doubles first: far-off events must not overflow the integer conversion.
+  if (right < 0 || bottom < 0 || left >= double(width) || top >= double(height))
+    return {0, -1, 0, -1};
+  return {std::int32_t(fmax(left, 0.0)), std::int32_t(fmin(right, double(width) - 1.0)),
+          std::int32_t(fmax(top, 0.0)), std::int32_t(fmin(bottom, double(height) - 1.0))};
+}
+
+// Screen tiles of `tile` x `tile` pixels, row-major; the last row and column may be partial.
+struct TileGrid {
+  std::uint32_t tile;
+  std::uint32_t columns;
+  std::uint32_t rows;
+  STARLENS_HOST_DEVICE std::uint32_t count() const { return columns * rows; }
+};
+
+STARLENS_HOST_DEVICE inline TileGrid make_tile_grid(std::uint32_t width, std::uint32_t height,
+                                                    std::uint32_t tile) {
+  return {tile, (width + tile - 1) / tile, (height + tile - 1) / tile};
+}
+
+// Number of tiles the box overlaps (0 for an empty box): its tile references.
+STARLENS_HOST_DEVICE inline std::uint32_t tiles_touched(const PixelBox& box, std::uint32_t tile) {
+  if (box.empty()) return 0;
+  const std::uint32_t columns = std::uint32_t(box.i1) / tile - std::uint32_t(box.i0) / tile + 1;
+  const std::uint32_t rows = std::uint32_t(box.j1) / tile - std::uint32_t(box.j0) / tile + 1;
+  return columns * rows;
+}
+
+}  // namespace starlens
