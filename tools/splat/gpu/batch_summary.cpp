@@ -1,6 +1,7 @@
 #include "batch_summary.h"
 
 #include <cmath>
+#include <cstdint>
 
 #include "tile_geometry.h"
 
@@ -20,6 +21,7 @@ BatchSummary BatchSummariser::summarise(std::span<const StarEvent> events) {
   summary.events = events.size();
   for (const StarEvent& event : events) {
     if (all_direct_ || event.support > cache_radius_) ++summary.direct;
+    if (event.support > summary.max_support) summary.max_support = event.support;
     if (!(event.x >= 0 && event.x < width_ && event.y >= 0 && event.y < height_)) continue;
     ++summary.centres_in_frame;
     const std::uint32_t tile =
@@ -33,6 +35,12 @@ BatchSummary BatchSummariser::summarise(std::span<const StarEvent> events) {
   for (const std::uint32_t tile : marked_tiles_) occupied_[tile] = 0;
   marked_tiles_.clear();
   return summary;
+}
+
+std::uint64_t tile_reference_bound(std::uint64_t events, double max_support, std::uint32_t tile) {
+  const double per_axis = std::floor((2 * max_support + 2) / tile) + 2;
+  const double bound = double(events) * per_axis * per_axis;
+  return bound < 1.8e19 ? std::uint64_t(bound) : UINT64_MAX;
 }
 
 std::uint64_t count_tile_references(std::span<const StarEvent> events, std::uint32_t width,

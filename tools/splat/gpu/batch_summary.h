@@ -17,6 +17,7 @@ struct BatchSummary {
   std::uint64_t direct = 0;  // evaluated exactly (support > Rc, or --psf-direct)
   std::uint64_t centres_in_frame = 0;
   std::uint64_t occupied_centre_tiles = 0;  // 32 px tiles holding at least one event centre
+  double max_support = 0;                   // px
   // Event centres per occupied centre tile (0 when no centre lies in the frame).
   double density() const {
     return occupied_centre_tiles ? double(centres_in_frame) / double(occupied_centre_tiles) : 0.0;
@@ -38,6 +39,11 @@ class BatchSummariser {
   std::vector<std::uint8_t> occupied_;       // one flag per centre tile
   std::vector<std::uint32_t> marked_tiles_;  // flags to clear after the batch
 };
+
+// A bound on the tile references of `events` events whose supports are at most
+// `max_support`: a support box spans at most 2 s + 2 pixels, so floor((2 s + 2) / tile) + 2
+// tiles, per axis. Cheap; the exact count is only needed when this exceeds the scratch.
+std::uint64_t tile_reference_bound(std::uint64_t events, double max_support, std::uint32_t tile);
 
 // Tile references (event, tile) that binning makes for these events with this tile size.
 std::uint64_t count_tile_references(std::span<const StarEvent> events, std::uint32_t width,

@@ -2,19 +2,42 @@
 // SplatEngine, and reports device, timings, contributions and the adaptive choices.
 #include <algorithm>
 #include <array>
+#include <cerrno>
+#include <cstdlib>
 
 #include "backend.h"
+#include "core/errors.h"
 #include "splat_counts.h"
 #include "splat_engine.h"
 
 namespace starlens {
 namespace {
 
+// Tuning and test knobs from the environment (docs/gpu.md): small batches and small binning
+// rounds exercise the streaming and the scratch splitting on small inputs.
+std::uint32_t environment_count(const char* name, std::uint32_t fallback) {
+  const char* text = std::getenv(name);
+  if (!text) return fallback;
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long value = std::strtoull(text, &end, 10);
+  if (errno || end == text || *end || value < 1 || value > (1ull << 30)) {
+    std::string reason = "'";  // built step by step: GCC 12 warns (-Wrestrict) on a + chain
+    reason += text;
+    reason += "' is not a whole number from 1 to 2^30";
+    throw_input_error(std::string("environment variable ") + name, "", reason);
+  }
+  return std::uint32_t(value);
+}
+
 GpuEngineOptions engine_options(const SplatSettings& settings) {
   GpuEngineOptions options;
   options.device = settings.gpu_device;
   options.strategy = parse_gpu_strategy(settings.gpu_strategy);
   options.all_direct = settings.all_direct;
+  options.batch_events = environment_count("STARLENS_GPU_BATCH_EVENTS", options.batch_events);
+  options.tile_references =
+      environment_count("STARLENS_GPU_TILE_REFERENCES", options.tile_references);
   return options;
 }
 
@@ -71,6 +94,7 @@ class GpuBackend final : public SplatBackend {
                          {"runtime_version", device.runtime_version},
                          {"strategy", settings_.gpu_strategy},
                          {"batch_events", options_.batch_events},
+                         {"tile_references_per_round", options_.tile_references},
                          {"batches_submitted", engine_.batches_submitted()},
                          {"batches_completed", engine_.batches_completed()},
                          {"strategy_choices", strategy_choices()}};

@@ -34,6 +34,9 @@ struct GpuEngineOptions {
   AdaptiveThresholds thresholds = default_adaptive_thresholds();
   bool all_direct = false;
   std::uint32_t batch_events = 1 << 18;  // events per GPU batch (several stream chunks)
+  // Tile references per binning round (raised to the tile count if below it); batches
+  // with more are split into rounds.
+  std::uint32_t tile_references = 1 << 23;
 };
 
 // Device seconds per phase (from GPU events), and host seconds spent staging into pinned

@@ -15,8 +15,6 @@
 namespace starlens {
 namespace {
 
-// Tile references per binning round; a round must also hold any single event's tiles.
-constexpr std::uint32_t kMinReferenceCapacity = 1u << 21;
 constexpr std::uint32_t kBlocksPerMultiprocessor = 8;  // persistent grid of the tile kernels
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -32,9 +30,11 @@ struct TileScratch {
   DeviceArray<TileTotals> totals;
   TileBuffers view{};
 
-  TileScratch(TileGrid grid, std::uint32_t segment, hipStream_t stream) {
+  // A round must hold any single event's references: at most every tile of the frame.
+  TileScratch(TileGrid grid, std::uint32_t segment, std::uint32_t min_references,
+              hipStream_t stream) {
     const char* phase = "scratch allocation";
-    const std::uint32_t reference_capacity = std::max(kMinReferenceCapacity, grid.count());
+    const std::uint32_t reference_capacity = std::max(min_references, grid.count());
     const std::uint32_t merge_capacity = reference_capacity / segment + 1;
     const std::uint32_t work_capacity = merge_capacity + std::min(reference_capacity, grid.count());
     const std::uint32_t slot_capacity = 2 * merge_capacity;
@@ -111,14 +111,18 @@ struct SplatEngine::State {
   TileScratch& scratch(GpuStrategy strategy) {
     auto& owner = strategy == GpuStrategy::tile16 ? tiles16 : tiles32;
     const std::uint32_t tile = strategy_tile_size(strategy);
+    // Segments of a tile's list: long enough to amortise a block's frame update, short
+    // enough that a hot spot's few tiles still spread over all multiprocessors.
     if (!owner)
       owner = std::make_unique<TileScratch>(make_tile_grid(constants.width, constants.height, tile),
-                                            tile == 16 ? 256u : 512u, compute());
+                                            tile == 16 ? 256u : 512u, options.tile_references,
+                                            compute());
     return *owner;
   }
 
   // Queues the kernels of one batch on the compute stream and records its marks.
-  void run_kernels(Slot& slot, GpuStrategy strategy, bool with_direct) {
+  void run_kernels(Slot& slot, GpuStrategy strategy, const BatchSummary& summary) {
+    const bool with_direct = summary.direct > 0;
     const std::uint32_t count = slot.count;
     slot.compute_start.record(compute(), "event record");
     launch_prepare_events(slot.device.data(), count, constants, prepared.data(), compute());
@@ -136,10 +140,12 @@ struct SplatEngine::State {
     TileScratch& tiles = scratch(strategy);
     const std::uint32_t tile = tiles.view.grid.tile;
     const std::span<const StarEvent> events(slot.staged.data(), count);
+    const bool one_round =
+        tile_reference_bound(count, summary.max_support, tile) <= tiles.view.reference_capacity;
     // Rounds of consecutive events whose tile references fit the scratch.
     std::uint32_t first = 0;
     while (first < count) {
-      std::uint32_t last = first;
+      std::uint32_t last = one_round ? count : first;
       std::uint64_t references = 0;
       while (last < count) {
         const std::uint64_t more =
@@ -177,7 +183,7 @@ struct SplatEngine::State {
               "upload");
     slot.uploaded.record(copy(), "event record");
     check_gpu(hipStreamWaitEvent(compute(), slot.uploaded.get(), 0), "upload");
-    run_kernels(slot, strategy, summary.direct > 0);
+    run_kernels(slot, strategy, summary);
     slot.in_flight = true;
     ++submitted;
     batches.push_back({summary.density(), strategy, slot.rounds});
