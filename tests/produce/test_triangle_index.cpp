@@ -1,0 +1,161 @@
+// The triangle index against brute force, and the image-side interpolation against the
+// pinhole camera it must reproduce exactly for the identity map.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <random>
+#include <set>
+
+#include "catalog/sky_cells.h"
+#include "mesh_fixtures.h"
+#include "spacetime/minkowski.h"
+#include "spacetime/schwarzschild.h"
+#include "triangle_index.h"
+
+using namespace starlens;
+using namespace starlens::produce;
+using namespace starlens::produce::testing;
+
+namespace {
+
+Vec3 random_direction(std::mt19937_64& random) {
+  std::normal_distribution<double> normal;
+  return normalized({normal(random), normal(random), normal(random)});
+}
+
+// A direction within `radius` rad of `centre`.
+Vec3 random_direction_near(std::mt19937_64& random, const Vec3& centre, double radius) {
+  std::uniform_real_distribution<double> uniform(-1, 1);
+  for (;;) {
+    const Vec3 offset{uniform(random), uniform(random), uniform(random)};
+    const Vec3 p = normalized({centre[0] + radius * offset[0], centre[1] + radius * offset[1],
+                               centre[2] + radius * offset[2]});
+    if (dot(p, centre) >= std::cos(radius)) return p;
+  }
+}
+
+std::set<std::uint32_t> brute_force(const LensMesh& mesh, const Vec3& p) {
+  std::set<std::uint32_t> hits;
+  for (std::uint32_t t = 0; t < mesh.triangle_count(); ++t) {
+    const auto& v = mesh.triangles[t];
+    const SourceTriangle source({mesh.direction[v[0]], mesh.direction[v[1]], mesh.direction[v[2]]},
+                                v);
+    Barycentric w;
+    if (source.locate(p, w)) hits.insert(t);
+  }
+  return hits;
+}
+
+std::set<std::uint32_t> indexed(const TriangleIndex& index, const catalog::SkyCells& sky,
+                                const Vec3& p) {
+  std::set<std::uint32_t> hits;
+  const std::size_t slot = index.slot_of(sky.cell_of(p));
+  if (slot == TriangleIndex::kNoSlot) return hits;
+  index.for_each_hit(slot, p, [&](std::uint32_t t, const Barycentric&) {
+    CHECK(hits.insert(t).second);  // each triangle at most once
+  });
+  return hits;
+}
+
+void check_against_brute_force(const LensMesh& mesh, int order, const IndexSettings& settings,
+                               const Vec3& look, double field_radius, int stars) {
+  const TriangleIndex index(mesh, order, settings);
+  CHECK(index.statistics().triangles_indexed == mesh.triangle_count());
+  const catalog::SkyCells sky(order);
+  std::mt19937_64 random(11);
+  std::uint64_t total_hits = 0;
+  for (int s = 0; s < stars; ++s) {
+    const Vec3 p =
+        s % 4 == 0 ? random_direction(random) : random_direction_near(random, look, field_radius);
+    const auto expected = brute_force(mesh, p);
+    const auto found = indexed(index, sky, p);
+    CHECK(found == expected);
+    total_hits += expected.size();
+  }
+  CHECK(total_hits > static_cast<std::uint64_t>(stars) / 2);  // the test exercises hits
+}
+
+}  // namespace
+
+TEST_CASE("identity map: the index finds exactly the triangles brute force finds") {
+  const Vec3 look = unit_vector_from_angles(1.0, 0.3);
+  const PinholeCamera camera(look, 40, 160, 100);
+  const MinkowskiSpacetime flat;
+  const LensMesh mesh = grid_mesh(camera, flat, 4, 5 * kDegree);
+  for (const int order : {3, 6, 9}) {
+    CAPTURE(order);
+    check_against_brute_force(mesh, order, {}, look, 0.35, 3000);
+    // Tiny tiles and caps: many patches, most cells with several.
+    check_against_brute_force(mesh, order, {8, 0.004}, look, 0.35, 1000);
+  }
+}
+
+TEST_CASE("Schwarzschild map: images on both sides of the hole and the whole sky behind it") {
+  const Vec3 hole = unit_vector_from_angles(4.6, -0.5);
+  const PinholeCamera camera(hole, 60, 200, 120);
+  const SchwarzschildSpacetime spacetime({30.0, hole});
+  const LensMesh mesh = grid_mesh(camera, spacetime, 2, 2.0 * kDegree);
+  REQUIRE(mesh.triangle_count() > 1000);
+  const TriangleIndex index(mesh, 5);
+  const catalog::SkyCells sky(5);
+  std::mt19937_64 random(5);
+  int multiple = 0;
+  for (int s = 0; s < 3000; ++s) {
+    const Vec3 p = s % 2 ? random_direction(random) : random_direction_near(random, hole, 0.4);
+    const auto expected = brute_force(mesh, p);
+    CHECK(indexed(index, sky, p) == expected);
+    multiple += expected.size() > 1;
+  }
+  CHECK(multiple > 10);  // stars near the hole have a primary and a secondary image
+}
+
+TEST_CASE("identity pinhole map: every direction lands at its pinhole projection") {
+  const Vec3 look = unit_vector_from_angles(2.0, -0.7);
+  const PinholeCamera camera(look, 60, 1920, 1080);
+  const MinkowskiSpacetime flat;
+  // A band of the frame's corner, where the projection is most oblique.
+  LensMesh mesh = grid_mesh(camera, flat, 4);
+  const TriangleIndex index(mesh, 4);
+  const catalog::SkyCells sky(4);
+  std::mt19937_64 random(3);
+  std::uniform_real_distribution<double> px(0, 1920), py(0, 1080);
+  double worst = 0;
+  int found = 0;
+  for (int s = 0; s < 20000; ++s) {
+    // Half the points in 40 px strips along the edges (never exactly on a vertex: a direction
+    // exactly at a shared vertex may be counted in more than one triangle of its fan).
+    const double x = s % 2 ? px(random) : std::fmod(px(random), 40.0);
+    const double y = s % 3 ? py(random) : std::fmod(py(random), 40.0);
+    const Vec3 p = camera.ray(x, y);
+    const auto slot = index.slot_of(sky.cell_of(p));
+    REQUIRE(slot != TriangleIndex::kNoSlot);
+    int hits = 0;
+    index.for_each_hit(slot, p, [&](std::uint32_t t, const Barycentric& w) {
+      const ImagePoint image = index.image(t).map(w);
+      worst = std::max({worst, std::abs(image.x - x), std::abs(image.y - y)});
+      CHECK(image.g == doctest::Approx(1.0).epsilon(1e-15));
+      ++hits;
+    });
+    CHECK(hits == 1);
+    found += hits;
+  }
+  CHECK(found == 20000);
+  MESSAGE("worst identity-map position error: " << worst << " px");
+  CHECK(worst < 1e-6);
+}
+
+TEST_CASE("without the depth weights the identity map would be off by far more than 1e-6 px") {
+  // Documents why image_triangle.h weights the vertices: plain linear interpolation of a
+  // 4 px triangle in the corner of a 60 degree pinhole frame.
+  const PinholeCamera camera(Vec3{1, 0, 0}, 60, 1920, 1080);
+  const std::array<std::array<double, 2>, 3> xy{{{4, 4}, {8, 4}, {8, 8}}};
+  std::array<Vec3, 3> s;
+  for (int i = 0; i < 3; ++i) s[i] = camera.ray(xy[i][0], xy[i][1]);
+  const SourceTriangle triangle(s, {0, 1, 2});
+  const Vec3 p = camera.ray(7, 5);
+  Barycentric w;
+  REQUIRE(triangle.locate(p, w));
+  double x = 0;
+  for (int i = 0; i < 3; ++i) x += w.lambda[i] * xy[i][0];
+  CHECK(std::abs(x - 7) > 1e-4);
+}

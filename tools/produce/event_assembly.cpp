@@ -1,0 +1,40 @@
+#include "event_assembly.h"
+
+#include <cmath>
+
+#include "colour/colour_table.h"
+#include "colour/flux_unit.h"
+#include "colour/observed_colour.h"
+#include "image_triangle.h"
+
+namespace starlens::produce {
+
+std::optional<std::string> star_photometry_problem(const catalog::CatalogStar& star) {
+  if (!(std::isfinite(star.teff_k) && star.teff_k > 0))
+    return "teff must be finite and > 0 (got " + std::to_string(star.teff_k) + " K)";
+  if (!(std::isfinite(star.flux_jy) && star.flux_jy >= 0))
+    return "flux must be finite and >= 0 (got " + std::to_string(star.flux_jy) + " Jy)";
+  return std::nullopt;
+}
+
+EventAssembler::EventAssembler(const PsfModel& psf, double band_wavelength_um, ColourMode mode)
+    : psf_(psf), band_wavelength_um_(band_wavelength_um), mode_(mode) {
+  if (mode_ == ColourMode::table) ColourTable::shared();  // build it before the threads start
+}
+
+double EventAssembler::spectrum_scale(const catalog::CatalogStar& star) const {
+  return spectrum_scale_k(star.flux_jy, band_wavelength_um_, star.teff_k);
+}
+
+Classification EventAssembler::assemble(double teff_k, double k, const ImagePoint& point, double mu,
+                                        StarEvent& event) const {
+  const double observed_temperature = point.g * teff_k;
+  const StarColour colour = mode_ == ColourMode::table
+                                ? observed_colour(observed_temperature, mu * k)
+                                : observed_colour_exact(observed_temperature, mu * k);
+  const Classification classification = classify_event(colour.flux, psf_);
+  event = {point.x, point.y, colour.r, colour.g, colour.b, colour.flux, classification.support};
+  return classification;
+}
+
+}  // namespace starlens::produce

@@ -1,0 +1,45 @@
+#pragma once
+// One star image -> one event record (DESIGN section 5): the observed spectrum
+// mu K B_nu(nu; g T) gives the colour (linear sRGB at Y = 1) and the flux (Y in Vega units),
+// and the flux decides the event's class and support under the PSF model.
+#include <optional>
+#include <string>
+
+#include "catalog/star_record.h"
+#include "events/star_event.h"
+#include "optics/psf.h"
+
+namespace starlens::produce {
+
+struct ImagePoint;  // image_triangle.h
+
+// table: the log-T colour table (colour/colour_table.h; its measured worst error goes to the
+// manifest); exact: integration over the CIE tables for every image (~10 us each).
+enum class ColourMode { table, exact };
+
+// What is wrong with a catalogue star's photometry, or nothing: teff finite and > 0, flux
+// finite and >= 0.
+std::optional<std::string> star_photometry_problem(const catalog::CatalogStar& star);
+
+class EventAssembler {
+ public:
+  EventAssembler(const PsfModel& psf, double band_wavelength_um, ColourMode mode);
+
+  // K of the star's modelled spectrum (flux_unit.h). Throws std::domain_error when it is not
+  // finite (a temperature so low that B_nu underflows in the band).
+  double spectrum_scale(const catalog::CatalogStar& star) const;
+
+  // The event of an image at `point` with magnification mu of a star of temperature teff_k and
+  // spectrum scale k; the class says whether it is written (discarded: not).
+  Classification assemble(double teff_k, double k, const ImagePoint& point, double mu,
+                          StarEvent& event) const;
+
+  const PsfModel& psf() const { return psf_; }
+
+ private:
+  PsfModel psf_;
+  double band_wavelength_um_;
+  ColourMode mode_;
+};
+
+}  // namespace starlens::produce

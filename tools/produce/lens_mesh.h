@@ -1,0 +1,41 @@
+#pragma once
+// The lens map as the producer uses it (DESIGN section 3): vertices with their pixel
+// position, source direction and g, and the kept triangles with mu and parity. Filled from
+// lensmap.h5 by lens_mesh_input.h; plain data so tests can build meshes directly.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sky/frames.h"
+
+namespace starlens::produce {
+
+struct LensMesh {
+  std::uint32_t width = 0;  // frame size, px
+  std::uint32_t height = 0;
+  std::string projection = "pinhole";
+  double pinhole_focal_px = 0;  // F = (W/2) / tan(fov/2) for pinhole maps, else 0
+
+  // Per vertex.
+  std::vector<std::array<double, 2>> xy;  // px
+  std::vector<Vec3> direction;            // ICRS unit vector (NaN unless escaped)
+  std::vector<double> g;                  // nu_obs / nu_inf
+
+  // Per triangle, in file order; triangle t of this mesh is triangle first_triangle + t of
+  // the file (a --triangles A:B run loads only that range).
+  std::uint32_t first_triangle = 0;
+  std::uint64_t file_triangle_count = 0;
+  std::vector<std::array<std::uint32_t, 3>> triangles;
+  std::vector<double> mu;
+  std::vector<std::int8_t> parity;
+
+  std::size_t triangle_count() const { return triangles.size(); }
+};
+
+// Weight of each vertex in the image-side interpolation (image_position.h): for a pinhole
+// map the depth f . d of the vertex's camera ray d, F / sqrt(F^2 + dx^2 + dy^2), so that
+// interpolation is exact for the identity map; 1 (plain linear) for other projections.
+std::vector<double> interpolation_weights(const LensMesh& mesh);
+
+}  // namespace starlens::produce
