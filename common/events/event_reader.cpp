@@ -8,8 +8,8 @@
 
 #include "core/errors.h"
 #include "events/event_stream.h"
+#include "events/overlapped_sha256.h"
 #include "events/stream_layout.h"
-#include "manifest/sha256.h"
 
 namespace starlens {
 namespace {
@@ -31,7 +31,7 @@ struct EventReader::State {
   bool owns_file = false;
   std::vector<char> buffer;
   StreamHeader header;
-  Sha256Stream sha;
+  std::unique_ptr<OverlappedSha256> sha;  // null: not hashing
   std::string sha_hex;
   std::uint64_t bytes = 0;
   std::uint64_t next_sequence = 0;
@@ -48,7 +48,7 @@ struct EventReader::State {
     if (got < size && std::ferror(file))
       throw_run_failure(
           name, std::string("read failed: ") + (errno != 0 ? std::strerror(errno) : "I/O error"));
-    sha.update(destination, got);
+    if (sha) sha->update(destination, got);
     bytes += got;
     return got;
   }
@@ -133,14 +133,16 @@ struct EventReader::State {
     if (std::ferror(file))
       throw_run_failure(
           name, std::string("read failed: ") + (errno != 0 ? std::strerror(errno) : "I/O error"));
-    sha_hex = sha.finish_hex();
+    if (sha) sha_hex = sha->finish_hex();
     ended = true;
   }
 };
 
-EventReader::EventReader(const std::string& path) : state_(std::make_unique<State>()) {
+EventReader::EventReader(const std::string& path, StreamHash hash)
+    : state_(std::make_unique<State>()) {
   State& s = *state_;
   s.path = path;
+  if (hash == StreamHash::sha256) s.sha = std::make_unique<OverlappedSha256>();
   if (path == "-") {
     s.name = "stdin";
     s.file = stdin;

@@ -1,5 +1,5 @@
 #pragma once
-// The chunked event stream events.sle (DESIGN section 5; byte layout in docs/FORMATS.md):
+// The chunked event stream events.sle (DESIGN section 5; byte layout in docs/formats/events.md):
 // a 256-byte file header, chunks of a 32-byte header plus `count` StarEvent records with an
 // xxh3-64 checksum of the payload, and an end chunk of count 0. "-" is stdin/stdout.
 #include <cstdint>
@@ -25,7 +25,7 @@ struct StreamHeader {
 };
 
 struct ChunkInfo {
-  std::uint64_t sequence = 0;        // 0, 1, 2, ... in stream order
+  std::uint64_t sequence = 0;  // 0, 1, 2, ... in stream order
   std::uint32_t count = 0;
   std::uint32_t first_triangle = 0;  // triangle index range that produced the chunk
   std::uint32_t last_triangle = 0;
@@ -55,12 +55,17 @@ class EventWriter {
   std::unique_ptr<State> state_;
 };
 
+// Whether a reader keeps the SHA-256 of the bytes it reads (the default: manifests record it
+// without re-reading the file). Timed replays of a stream already hashed may skip it: SHA-256
+// is the slowest per-byte cost of reading (docs/formats/events.md, performance).
+enum class StreamHash { sha256, none };
+
 // Reads and validates: magic, version, record size, header fields, chunk magic, sequence,
 // count <= capacity, checksum, every record (finite, flux >= 0, colour >= 0, support > 0),
 // and the end chunk. Any violation throws InputError naming the file, the chunk and field.
 class EventReader {
  public:
-  explicit EventReader(const std::string& path);
+  explicit EventReader(const std::string& path, StreamHash hash = StreamHash::sha256);
   ~EventReader();
   EventReader(const EventReader&) = delete;
   EventReader& operator=(const EventReader&) = delete;
@@ -74,7 +79,7 @@ class EventReader {
   std::uint32_t next_chunk_into(StarEvent* destination, ChunkInfo& info);
 
   std::uint64_t bytes_read() const;
-  std::string sha256() const;  // of all bytes read; valid after the end chunk
+  std::string sha256() const;  // of all bytes read; valid after the end chunk ("" if not hashed)
   const std::string& path() const;
 
  private:

@@ -11,8 +11,8 @@
 #include "core/atomic_output.h"
 #include "core/errors.h"
 #include "events/event_stream.h"
+#include "events/overlapped_sha256.h"
 #include "events/stream_layout.h"
-#include "manifest/sha256.h"
 
 namespace starlens {
 namespace {
@@ -30,7 +30,7 @@ struct EventWriter::State {
   std::FILE* file = nullptr;
   std::vector<char> buffer;
   std::mutex mutex;
-  Sha256Stream sha;
+  OverlappedSha256 sha;
   std::string sha_hex;
   std::uint64_t chunks = 0;
   std::uint64_t events = 0;

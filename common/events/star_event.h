@@ -21,13 +21,13 @@ static_assert(sizeof(StarEvent) == 56, "event records are seven float64");
 
 // The PSF model and its class thresholds (DESIGN section 5), carried in the stream header.
 struct PsfModel {
-  double fwhm = 2.0;             // px
-  double beta = 2.5;             // Moffat exponent, > 1
+  double fwhm = 2.0;               // px
+  double beta = 2.5;               // Moffat exponent, > 1
   std::int32_t cache_radius = 16;  // Rc, px: the phase cache covers (2Rc+1)^2 pixels
   std::int32_t phases = 8;         // P: (P+1)^2 sub-pixel phases
-  double min_y = 1e-7;           // visibility floor: peak pixel value below it is discarded
-  double relative_tail = 0.1;    // wings kept down to this fraction of min_y
-  double max_radius = 256;       // px, bound on direct supports
+  double min_y = 1e-7;             // visibility floor: peak pixel value below it is discarded
+  double relative_tail = 0.1;      // wings kept down to this fraction of min_y
+  double max_radius = 256;         // px, bound on direct supports
 };
 
 }  // namespace starlens

@@ -136,6 +136,23 @@ TEST_CASE("next_chunk_into fills caller memory and returns 0 at the end chunk") 
   CHECK(reader.sha256() == sha256_file(folder / "a.sle"));
 }
 
+TEST_CASE("a reader told not to hash reads the same events and reports no hash") {
+  ScratchFolder folder("unhashed");
+  const auto chunks = sample_chunks();
+  write_stream(folder / "a.sle", sample_header(), chunks);
+  EventReader reader((folder / "a.sle").string(), StreamHash::none);
+  std::vector<StarEvent> events;
+  ChunkInfo info;
+  std::size_t k = 0;
+  while (reader.next_chunk(events, info)) {
+    REQUIRE(k < chunks.size());
+    CHECK(std::equal(events.begin(), events.end(), chunks[k++].events.begin(), same_bits));
+  }
+  CHECK(k == chunks.size());
+  CHECK(reader.sha256().empty());
+  CHECK(reader.bytes_read() == fs::file_size(folder / "a.sle"));
+}
+
 TEST_CASE("a stream without data chunks holds its header and the end chunk") {
   ScratchFolder folder("empty");
   write_stream(folder / "a.sle", sample_header(), {});
