@@ -5,6 +5,7 @@
 #include "core/tool_main.h"
 #include "ingest_command.h"
 #include "manifest/replay.h"
+#include "synth_command.h"
 
 namespace starlens::catalog {
 namespace {
@@ -15,9 +16,12 @@ int run(int argc, char** argv) {
   app.require_subcommand(1);
   IngestOptions ingest;
   CLI::App* ingest_command = add_ingest_command(app, ingest);
+  SynthOptions synth;
+  CLI::App* synth_command = add_synth_command(app, synth);
   const int parsed = parse_command_line(app, argc, argv, kToolName);
   if (parsed >= 0) return parsed;
   if (ingest_command->parsed()) return run_ingest(ingest, argc, argv);
+  if (synth_command->parsed()) return run_synth(synth, argc, argv);
   return kExitBadInput;
 }
 

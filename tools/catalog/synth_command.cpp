@@ -1,0 +1,247 @@
+#include "synth_command.h"
+
+#include <omp.h>
+#include <zlib.h>
+
+#include <cmath>
+#include <exception>
+#include <filesystem>
+#include <memory>
+
+#include "catalog/external_sorter.h"
+#include "catalog/photometry.h"
+#include "command_common.h"
+#include "core/atomic_output.h"
+#include "core/errors.h"
+#include "core/progress.h"
+#include "manifest/manifest.h"
+#include "psc_format.h"
+#include "star_batcher.h"
+#include "synth_sampler.h"
+
+namespace starlens::catalog {
+namespace {
+
+namespace fs = std::filesystem;
+constexpr std::uint64_t kStarsPerPscFile = 5'000'000;
+
+std::uint64_t block_count(std::uint64_t stars) {
+  return (stars + SynthSampler::kBlockStars - 1) / SynthSampler::kBlockStars;
+}
+
+std::uint64_t stars_in_block(std::uint64_t stars, std::uint64_t block) {
+  return std::min<std::uint64_t>(SynthSampler::kBlockStars,
+                                 stars - block * SynthSampler::kBlockStars);
+}
+
+double band_magnitude(const SynthStar& star, int band) {
+  return band == 0 ? star.j : band == 1 ? star.h : star.ks;
+}
+
+void check_options(const SynthOptions& options) {
+  if (options.count == 0 || options.count > kMaxSynthStars)
+    throw_input_error(
+        "--count", "",
+        std::to_string(options.count) + " outside 1.." + std::to_string(kMaxSynthStars));
+  if (options.output.empty() == options.psc_dir.empty())
+    throw_input_error("-o/--psc-dir", "",
+                      "give exactly one: a store (-o) or a folder for psc_*.gz (--psc-dir)");
+  if (options.psc_files < 0 || options.psc_files > 26 * 26 * 26)
+    throw_input_error("--psc-files", "", std::to_string(options.psc_files) + " outside 1..17576");
+  if (options.gzip_level < 1 || options.gzip_level > 9)
+    throw_input_error("--gzip-level", "", std::to_string(options.gzip_level) + " outside 1..9");
+  check_store_options(options.order, options.deflate);
+}
+
+nlohmann::json model_facts(const SynthSampler& sampler) {
+  return {{"model",
+           "exponential thin+thick disc, barred exponential bulge, power-law halo; "
+           "Ks luminosity functions; dust disc; detection 1/(1+exp((Ks-14.3)/0.15))"},
+          {"model_cells_order", SynthSampler::kModelOrder},
+          {"expected_centre_pole_contrast", sampler.expected_centre_pole_contrast()}};
+}
+
+// The store path: blocks in parallel into the external sorter, then the store.
+void synthesize_store(const SynthOptions& options, const SynthSampler& sampler, const Band& band,
+                      Manifest& manifest, PhaseTimes& times) {
+  const std::uint64_t memory_limit = parse_memory_size(options.memory_limit, "--memory-limit");
+  AtomicOutput output(options.output, options.common.force);
+  check_output_path(manifest_path_for(options.output), options.common.force);
+  ExternalSorter sorter(options.output, memory_limit);
+  const int band_index = band.name == "J" ? 0 : band.name == "H" ? 1 : 2;
+  const std::uint64_t blocks = block_count(options.count);
+  std::exception_ptr failure;
+  {
+    ScopedPhase phase(times, "generate");
+    Progress progress("synth", options.count, options.common.quiet);
+#pragma omp parallel
+    {
+      std::vector<SynthStar> stars;
+      StarBatcher batcher(sorter);
+#pragma omp for schedule(dynamic, 1)
+      for (std::uint64_t block = 0; block < blocks; ++block) {
+        try {
+          sampler.generate(options.seed, block, stars_in_block(options.count, block), stars);
+          for (const SynthStar& star : stars)
+            batcher.add(star.ra_deg, star.dec_deg, star.teff_k,
+                        flux_density_jy(band, band_magnitude(star, band_index)));
+          progress.advance(stars.size());
+        } catch (...) {
+#pragma omp critical
+          if (!failure) failure = std::current_exception();
+        }
+      }
+      try {
+        batcher.flush();
+      } catch (...) {
+#pragma omp critical
+        if (!failure) failure = std::current_exception();
+      }
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+  StoreDescription description;
+  description.band = band;
+  description.teff_relation = "synthetic (model temperatures)";
+  description.generator = {{"command", "synth"}, {"seed", options.seed}, {"count", options.count}};
+  description.generator.update(model_facts(sampler));
+  description.deflate = options.deflate;
+  const StoreBuildResult result =
+      build_store(sorter, output, options.order, description, times, options.common.quiet);
+  output.commit();
+  manifest.add_output(options.output, "catalog");
+  record_store(manifest, result, band);
+  manifest.section("model") = model_facts(sampler);
+  manifest.add_timings(times);
+  manifest.write(options.output, options.common.force);
+}
+
+// The text path: one psc_*.gz per group of blocks, files written in parallel.
+void synthesize_psc(const SynthOptions& options, const SynthSampler& sampler, Manifest& manifest,
+                    PhaseTimes& times) {
+  std::error_code error;
+  if (!fs::is_directory(options.psc_dir, error))
+    throw_input_error(options.psc_dir, "--psc-dir", "is not an existing folder");
+  const std::uint64_t blocks = block_count(options.count);
+  const int files = static_cast<int>(std::min<std::uint64_t>(
+      blocks, options.psc_files > 0 ? static_cast<std::uint64_t>(options.psc_files)
+                                    : (options.count + kStarsPerPscFile - 1) / kStarsPerPscFile));
+  std::vector<std::unique_ptr<AtomicOutput>> outputs;
+  for (int f = 0; f < files; ++f)
+    outputs.push_back(std::make_unique<AtomicOutput>(fs::path(options.psc_dir) / psc_file_name(f),
+                                                     options.common.force));
+  const fs::path manifest_anchor = fs::path(options.psc_dir) / "psc";
+  check_output_path(manifest_path_for(manifest_anchor), options.common.force);
+  std::vector<std::exception_ptr> failures(static_cast<std::size_t>(files));
+  {
+    ScopedPhase phase(times, "generate_write");
+    Progress progress("synth psc", options.count, options.common.quiet);
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int f = 0; f < files; ++f) {
+      try {
+        const std::uint64_t first_block =
+            blocks * static_cast<std::uint64_t>(f) / static_cast<std::uint64_t>(files);
+        const std::uint64_t end_block =
+            blocks * static_cast<std::uint64_t>(f + 1) / static_cast<std::uint64_t>(files);
+        const std::string temp = outputs[static_cast<std::size_t>(f)]->temp_path().string();
+        const std::string mode = "wb" + std::to_string(options.gzip_level);
+        gzFile file = gzopen(temp.c_str(), mode.c_str());
+        if (!file) throw_run_failure(temp, "cannot create");
+        std::vector<SynthStar> stars;
+        std::string text;
+        bool written = true;
+        for (std::uint64_t block = first_block; block < end_block && written; ++block) {
+          sampler.generate(options.seed, block, stars_in_block(options.count, block), stars);
+          text.clear();
+          std::uint64_t row_id = block * SynthSampler::kBlockStars;
+          for (const SynthStar& star : stars) append_psc_row(text, star, ++row_id);
+          written = gzwrite(file, text.data(), static_cast<unsigned>(text.size())) ==
+                    static_cast<int>(text.size());
+          progress.advance(stars.size());
+        }
+        if (gzclose(file) != Z_OK || !written) throw_run_failure(temp, "cannot write (disk full?)");
+      } catch (...) {
+        failures[static_cast<std::size_t>(f)] = std::current_exception();
+      }
+    }
+  }
+  for (const auto& failure : failures)
+    if (failure) std::rethrow_exception(failure);
+  for (int f = 0; f < files; ++f) {
+    outputs[static_cast<std::size_t>(f)]->commit();
+    manifest.add_output(outputs[static_cast<std::size_t>(f)]->final_path(), "psc");
+  }
+  manifest.counts()["psc_files"] = files;
+  manifest.counts()["rows_written"] = options.count;
+  manifest.section("model") = model_facts(sampler);
+  manifest.add_timings(times);
+  manifest.write(manifest_anchor, options.common.force);
+}
+
+}  // namespace
+
+std::string psc_file_name(int index) {
+  std::string name = "psc_";
+  name += static_cast<char>('a' + index / 676 % 26);
+  name += static_cast<char>('a' + index / 26 % 26);
+  name += static_cast<char>('a' + index % 26);
+  return name + ".gz";
+}
+
+CLI::App* add_synth_command(CLI::App& app, SynthOptions& options) {
+  CLI::App* command =
+      app.add_subcommand("synth", "Generate a deterministic synthetic Milky Way (2MASS-like)");
+  command
+      ->add_option("--seed", options.seed,
+                   "Random seed (the same seed and count give the same stars)")
+      ->capture_default_str();
+  command->add_option("--count", options.count, "Number of stars (up to 10^10)")->required();
+  command->add_option("-o,--output", options.output, "Write the store catalog.h5 directly");
+  command->add_option("--psc-dir", options.psc_dir,
+                      "Write 2MASS-format psc_*.gz files into this folder instead");
+  command->add_option("--psc-files", options.psc_files,
+                      "Number of psc files (default: one per 5 million stars)");
+  command->add_option("--gzip-level", options.gzip_level, "gzip level of the psc files")
+      ->capture_default_str();
+  command->add_option("--band", options.band, "Reference band of the store: J, H or Ks")
+      ->check(CLI::IsMember({"J", "H", "Ks"}))
+      ->capture_default_str();
+  add_store_options(*command, options.order, options.memory_limit, options.deflate);
+  add_common_flags(*command, options.common, true);
+  return command;
+}
+
+int run_synth(const SynthOptions& options, int argc, char** argv) {
+  check_options(options);
+  const Band& band = band_by_name(options.band, "--band");
+  const int threads = apply_thread_count(options.common.threads);
+  Manifest manifest(kToolName, argc, argv);
+  manifest.set_threads(threads);
+  manifest.exclude_from_digest("output");
+  manifest.exclude_from_digest("psc_dir");
+  auto& parameters = manifest.parameters();
+  parameters["command"] = "synth";
+  parameters["seed"] = options.seed;
+  parameters["count"] = options.count;
+  parameters["band"] = band.name;
+  parameters["order"] = options.order;
+  parameters["memory_limit"] = options.memory_limit;
+  parameters["deflate"] = options.deflate;
+  parameters["output"] = options.output;
+  parameters["psc_dir"] = options.psc_dir;
+  parameters["psc_files"] = options.psc_files;
+  parameters["gzip_level"] = options.gzip_level;
+  PhaseTimes times;
+  std::unique_ptr<SynthSampler> sampler;
+  {
+    ScopedPhase phase(times, "model_tables");
+    sampler = std::make_unique<SynthSampler>();
+  }
+  if (!options.output.empty())
+    synthesize_store(options, *sampler, band, manifest, times);
+  else
+    synthesize_psc(options, *sampler, manifest, times);
+  return 0;
+}
+
+}  // namespace starlens::catalog
