@@ -1,0 +1,23 @@
+"""One JSON line per benchmark run, from a starlens-splat manifest (median timings)."""
+import json
+import sys
+
+manifest_path, distribution, backend, strategy, wall = sys.argv[1:6]
+m = json.load(open(manifest_path))
+counts, timings = m["counts"], m["timings_s"]
+gpu = m.get("gpu", {})
+line = {
+    "distribution": distribution,
+    "backend": backend,
+    "strategy": strategy if backend == "gpu" else "-",
+    "events": counts["events"],
+    "events_direct": counts.get("events_direct", 0),
+    "contributions": counts["contributions"],
+    "repeat": m["parameters"].get("repeat", 1),
+    "timings_s": timings,
+    "process_wall_s": float(wall),
+    "threads": m.get("threads"),
+}
+if gpu:
+    line["gpu"] = {k: gpu.get(k) for k in ("name", "batch_events", "batches_submitted", "strategy_choices")}
+print(json.dumps(line))

@@ -1,0 +1,61 @@
+// The host's look at a batch: event classes and the centre-tile density that drives the
+// adaptive strategy choice.
+#include <doctest/doctest.h>
+
+#include <vector>
+
+#include "batch_summary.h"
+#include "core/errors.h"
+#include "gpu_strategy.h"
+
+using namespace starlens;
+
+namespace {
+StarEvent event_at(double x, double y, double support) {
+  return {x, y, 1, 1, 1, 1.0, support};
+}
+}  // namespace
+
+TEST_CASE("density: event centres per occupied 32 px tile; direct: support above Rc") {
+  BatchSummariser summariser(100, 70, 16, false);  // 4 x 3 centre tiles, the last ones partial
+  std::vector<StarEvent> events = {
+      event_at(1, 1, 3),        event_at(31.9, 31.9, 3), event_at(5, 5, 16),  // tile (0,0)
+      event_at(99.5, 69.5, 17),                                               // tile (3,2): direct
+      event_at(40, 1, 2),                                                     // tile (1,0)
+      event_at(-1, 5, 20),      event_at(50, 70, 2)};                         // centres outside
+  const BatchSummary summary = summariser.summarise(events);
+  CHECK(summary.events == 7);
+  CHECK(summary.direct == 2);
+  CHECK(summary.centres_in_frame == 5);
+  CHECK(summary.occupied_centre_tiles == 3);
+  CHECK(summary.density() == doctest::Approx(5.0 / 3.0));
+
+  // The occupancy is reset between batches.
+  const BatchSummary again = summariser.summarise(std::span(events).first(1));
+  CHECK(again.occupied_centre_tiles == 1);
+  CHECK(again.density() == 1.0);
+  CHECK(summariser.summarise({}).density() == 0.0);
+}
+
+TEST_CASE("--psf-direct makes every event direct") {
+  BatchSummariser summariser(64, 64, 16, true);
+  const std::vector<StarEvent> events = {event_at(3, 3, 1), event_at(40, 40, 30)};
+  CHECK(summariser.summarise(events).direct == 2);
+}
+
+TEST_CASE("strategy names and the adaptive choice") {
+  CHECK(parse_gpu_strategy("atomic") == GpuStrategy::atomic);
+  CHECK(parse_gpu_strategy("tile16") == GpuStrategy::tile16);
+  CHECK(parse_gpu_strategy("tile32") == GpuStrategy::tile32);
+  CHECK_FALSE(parse_gpu_strategy("adaptive").has_value());
+  CHECK_THROWS_AS(parse_gpu_strategy("tile64"), InputError);
+  CHECK(strategy_tile_size(GpuStrategy::atomic) == 0);
+  CHECK(strategy_tile_size(GpuStrategy::tile32) == 32);
+
+  const AdaptiveThresholds thresholds{4.0, 64.0};
+  CHECK(choose_strategy(0.0, thresholds) == GpuStrategy::atomic);
+  CHECK(choose_strategy(3.99, thresholds) == GpuStrategy::atomic);
+  CHECK(choose_strategy(4.0, thresholds) == GpuStrategy::tile16);
+  CHECK(choose_strategy(63.9, thresholds) == GpuStrategy::tile16);
+  CHECK(choose_strategy(64.0, thresholds) == GpuStrategy::tile32);
+}
