@@ -3,6 +3,7 @@
 #include "command_common.h"
 #include "core/errors.h"
 #include "core/tool_main.h"
+#include "info_command.h"
 #include "ingest_command.h"
 #include "manifest/replay.h"
 #include "synth_command.h"
@@ -18,10 +19,13 @@ int run(int argc, char** argv) {
   CLI::App* ingest_command = add_ingest_command(app, ingest);
   SynthOptions synth;
   CLI::App* synth_command = add_synth_command(app, synth);
+  InfoOptions info;
+  CLI::App* info_command = add_info_command(app, info);
   const int parsed = parse_command_line(app, argc, argv, kToolName);
   if (parsed >= 0) return parsed;
   if (ingest_command->parsed()) return run_ingest(ingest, argc, argv);
   if (synth_command->parsed()) return run_synth(synth, argc, argv);
+  if (info_command->parsed()) return run_info(info, argc, argv);
   return kExitBadInput;
 }
 
