@@ -74,6 +74,9 @@ void require_viewer_channels(const Imf::Header& header, const std::string& path)
 
 // Opening errors as one clear reason each, before OpenEXR's own messages.
 void require_openable_exr(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error))
+    throw_input_error(path, "", "is a folder, not an OpenEXR file");
   std::ifstream probe(path, std::ios::binary);
   if (!probe) throw_input_error(path, "", std::string("cannot be opened: ") + std::strerror(errno));
   char magic[4] = {};

@@ -151,6 +151,7 @@ TEST_CASE("missing, empty and foreign files are bad input") {
   const auto folder = fresh_folder("exr_foreign");
   CHECK_THROWS_WITH_AS(read_frame_exr(folder / "missing.exr"),
                        doctest::Contains("cannot be opened"), InputError);
+  CHECK_THROWS_WITH_AS(read_frame_exr(folder), doctest::Contains("is a folder"), InputError);
   write_bytes(folder / "empty.exr", "");
   CHECK_THROWS_WITH_AS(read_frame_exr(folder / "empty.exr"), doctest::Contains("not an OpenEXR"),
                        InputError);

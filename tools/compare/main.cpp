@@ -15,6 +15,7 @@
 #include "frame/png_writer.h"
 #include "frame_comparison.h"
 #include "manifest/manifest.h"
+#include "manifest/replay.h"
 #include "report.h"
 #include "verdict.h"
 
@@ -130,6 +131,7 @@ int run(int argc, char** argv) {
                              {"report", options.report},
                              {"diff_png", options.diff_png},
                              {"manifests", options.manifests}};
+    for (const char* output : {"report", "diff_png"}) manifest.exclude_from_digest(output);
     manifest.add_input(options.a, "frame");
     manifest.add_input(options.b, "reference frame");
     manifest.add_input(options.budget, "budget");
@@ -154,5 +156,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return starlens::run_tool(kTool, [&] { return run(argc, argv); });
+  return starlens::run_stage_main(kTool, argc, argv, run);
 }

@@ -153,6 +153,11 @@ expect 2 "md.json: counts.events" -- "$compare" same.exr ref.exr --budget tight.
   --manifests ma.json md.json
 expect 2 "" -- "$compare" same.exr ref.exr --budget tight.json --manifests ma.json
 
+echo "== --from-manifest replays a comparison and finds the same report"
+expect 0 "" -- "$compare" same.exr ref.exr --budget tight.json --report replayed.json
+expect 0 "outputs and counts match" -- "$compare" --from-manifest replayed.json.manifest.json
+cmp -s replayed.json replayed.replay.json || { echo "FAIL: replayed report differs"; failures=$((failures + 1)); }
+
 echo "== --help and --version"
 expect 0 "--budget" -- "$compare" --help
 expect 0 "starlens-compare" -- "$compare" --version
