@@ -41,57 +41,61 @@ std::uint64_t accumulate_cached(const StarEvent& event, const PhaseCache& cache,
   const int phases = cache.phases();
   const int side = cache.window();
   const double support = std::min<double>(event.support, radius);
-  const double pixel_x = std::floor(event.x);
-  const double pixel_y = std::floor(event.y);
-  // Rows and columns whose centre can lie within the support (all inside the window).
-  const RowRange rows = clamp_rows(std::ceil(event.y - support - 0.5),
-                                   std::floor(event.y + support - 0.5), height, row_begin, row_end);
-  if (rows.first > rows.last) return 0;
-  const double column_lo = std::max({0.0, pixel_x - radius, std::ceil(event.x - support - 0.5)});
-  const double column_hi =
-      std::min({width - 1.0, pixel_x + radius, std::floor(event.x + support - 0.5)});
-  if (column_lo > column_hi) return 0;
+  const double band_end = std::min(row_end, height);
+  // Events whose support misses the band or the columns, compared as doubles: nothing far
+  // off the frame reaches an integer conversion.
+  if (!(event.y + support + 0.5 > row_begin && event.y - support - 0.5 < band_end)) return 0;
+  if (!(event.x + support + 0.5 > 0 && event.x - support - 0.5 < width)) return 0;
+
+  // floor(v) for v > -bias by truncation: no libm call per event or row (a call made up a
+  // third of the time of a typical 50-pixel event).
+  const int bias = radius + 3;
+  auto floor_of = [bias](double v) { return static_cast<std::int64_t>(v + bias) - bias; };
+  auto ceil_of = [bias](double v) { return bias - static_cast<std::int64_t>(bias - v); };
+  const std::int64_t ix = floor_of(event.x);
+  const std::int64_t iy = floor_of(event.y);
+  const double offset_x = event.x - ix;  // in [0, 1)
+  const double offset_y = event.y - iy;
 
   // Bilinear interpolation between the four phases around the sub-pixel offset.
-  const double phase_x = (event.x - pixel_x) * phases;
-  const double phase_y = (event.y - pixel_y) * phases;
-  const int a = std::min(static_cast<int>(phase_x), phases - 1);
-  const int b = std::min(static_cast<int>(phase_y), phases - 1);
-  const double tx = phase_x - a;
-  const double ty = phase_y - b;
+  const int a = std::min(static_cast<int>(offset_x * phases), phases - 1);
+  const int b = std::min(static_cast<int>(offset_y * phases), phases - 1);
+  const double tx = offset_x * phases - a;
+  const double ty = offset_y * phases - b;
   const double c00 = (1 - tx) * (1 - ty), c10 = tx * (1 - ty);
   const double c01 = (1 - tx) * ty, c11 = tx * ty;
-  const double* w00 = cache.weights(a, b);
-  const double* w10 = cache.weights(a + 1, b);
-  const double* w01 = cache.weights(a, b + 1);
-  const double* w11 = cache.weights(a + 1, b + 1);
   const double red = event.flux * event.r;
   const double green = event.flux * event.g;
   const double blue = event.flux * event.b;
 
-  const std::int64_t ix = static_cast<std::int64_t>(pixel_x);
-  const std::int64_t iy = static_cast<std::int64_t>(pixel_y);
-  const std::int64_t first_column = static_cast<std::int64_t>(column_lo);
-  const std::int64_t last_column = static_cast<std::int64_t>(column_hi);
+  // Rows and columns relative to the event's pixel (ix, iy): pixel centres within the
+  // support's bounding box, inside the band and the frame (all inside the window).
+  const double centre_x = offset_x - 0.5;  // event position relative to the centre of (ix, iy)
+  const double centre_y = offset_y - 0.5;
+  const std::int64_t first_row =
+      std::max<std::int64_t>(ceil_of(centre_y - support), std::int64_t(row_begin) - iy);
+  const std::int64_t last_row =
+      std::min<std::int64_t>(floor_of(centre_y + support), std::int64_t(band_end) - 1 - iy);
+  const std::int64_t first_column = std::max<std::int64_t>(-radius, -ix);
+  const std::int64_t last_column = std::min<std::int64_t>(radius, std::int64_t(width) - 1 - ix);
   const double support_sq = support * support;
+  const std::ptrdiff_t window_centre = std::ptrdiff_t(radius) * side + radius;
   std::uint64_t contributions = 0;
-  for (std::int64_t row = rows.first; row <= rows.last; ++row) {
-    const double dy = row + 0.5 - event.y;
+  for (std::int64_t dj = first_row; dj <= last_row; ++dj) {
+    const double dy = dj - centre_y;
     const double reach_sq = support_sq - dy * dy;
     if (reach_sq < 0) continue;
     const double reach = std::sqrt(reach_sq);
-    const std::int64_t lo =
-        std::max(first_column, static_cast<std::int64_t>(std::ceil(event.x - reach - 0.5)));
-    const std::int64_t hi =
-        std::min(last_column, static_cast<std::int64_t>(std::floor(event.x + reach - 0.5)));
+    // Pixel centres (ix + di + 0.5) within [x - reach, x + reach].
+    const std::int64_t lo = std::max(first_column, ceil_of(centre_x - reach));
+    const std::int64_t hi = std::min(last_column, floor_of(centre_x + reach));
     if (lo > hi) continue;
-    const std::size_t offset =
-        std::size_t(row - iy + radius) * side + std::size_t(lo - ix + radius);
-    const double* __restrict__ p00 = w00 + offset;
-    const double* __restrict__ p10 = w10 + offset;
-    const double* __restrict__ p01 = w01 + offset;
-    const double* __restrict__ p11 = w11 + offset;
-    double* __restrict__ out = rgb + 3 * (std::size_t(row) * width + std::size_t(lo));
+    const std::ptrdiff_t offset = window_centre + std::ptrdiff_t(dj) * side + std::ptrdiff_t(lo);
+    const double* __restrict__ p00 = cache.weights(a, b) + offset;
+    const double* __restrict__ p10 = cache.weights(a + 1, b) + offset;
+    const double* __restrict__ p01 = cache.weights(a, b + 1) + offset;
+    const double* __restrict__ p11 = cache.weights(a + 1, b + 1) + offset;
+    double* __restrict__ out = rgb + 3 * (std::size_t(iy + dj) * width + std::size_t(ix + lo));
     const std::int64_t count = hi - lo + 1;
     for (std::int64_t k = 0; k < count; ++k) {
       const double weight = c00 * p00[k] + c10 * p10[k] + c01 * p01[k] + c11 * p11[k];
