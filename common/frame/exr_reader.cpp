@@ -3,6 +3,7 @@
 #include <ImfChannelList.h>
 #include <ImfFrameBuffer.h>
 #include <ImfHeader.h>
+#include <ImfInputFile.h>
 #include <ImfIntAttribute.h>
 #include <ImfStringAttribute.h>
 #include <ImfTestFile.h>
@@ -133,6 +134,8 @@ ExrFrameReader::ExrFrameReader(const std::filesystem::path& path) : path_(path.s
     run_digest_ = digest->value();
   }
 }
+
+ExrFrameReader::~ExrFrameReader() = default;
 
 void ExrFrameReader::read_rows(std::uint32_t first_row, std::uint32_t rows, double* rgb) {
   if (rows == 0) return;

@@ -2,7 +2,7 @@
 // Streaming reader of frame EXR files: opens and validates the header once, then reads bands
 // of scanlines, so a comparison of two large frames needs memory for a few bands only.
 // read_frame_exr (frame_io.h) reads the whole frame through it.
-#include <ImfInputFile.h>
+#include <ImfForward.h>
 
 #include <cstdint>
 #include <filesystem>
@@ -17,6 +17,9 @@ class ExrFrameReader {
   // Throws InputError naming the file when it is missing, not an EXR, truncated in its header,
   // lacks R, G, B, has a data window other than its display window or subsampled channels.
   explicit ExrFrameReader(const std::filesystem::path& path);
+  ~ExrFrameReader();
+  ExrFrameReader(const ExrFrameReader&) = delete;
+  ExrFrameReader& operator=(const ExrFrameReader&) = delete;
 
   std::uint32_t width() const { return width_; }
   std::uint32_t height() const { return height_; }
