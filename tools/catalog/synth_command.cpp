@@ -116,16 +116,16 @@ void synthesize_store(const SynthOptions& options, const SynthSampler& sampler, 
   manifest.write(options.output, options.common.force);
 }
 
-// The text path: one psc_*.gz per group of blocks, files written in parallel.
+// The text path: psc_*.gz files of consecutive stars, written in parallel.
 void synthesize_psc(const SynthOptions& options, const SynthSampler& sampler, Manifest& manifest,
                     PhaseTimes& times) {
   std::error_code error;
   if (!fs::is_directory(options.psc_dir, error))
     throw_input_error(options.psc_dir, "--psc-dir", "is not an existing folder");
-  const std::uint64_t blocks = block_count(options.count);
   const int files = static_cast<int>(std::min<std::uint64_t>(
-      blocks, options.psc_files > 0 ? static_cast<std::uint64_t>(options.psc_files)
-                                    : (options.count + kStarsPerPscFile - 1) / kStarsPerPscFile));
+      options.count, options.psc_files > 0
+                         ? static_cast<std::uint64_t>(options.psc_files)
+                         : (options.count + kStarsPerPscFile - 1) / kStarsPerPscFile));
   std::vector<std::unique_ptr<AtomicOutput>> outputs;
   for (int f = 0; f < files; ++f)
     outputs.push_back(std::make_unique<AtomicOutput>(fs::path(options.psc_dir) / psc_file_name(f),
@@ -139,10 +139,13 @@ void synthesize_psc(const SynthOptions& options, const SynthSampler& sampler, Ma
 #pragma omp parallel for schedule(dynamic, 1)
     for (int f = 0; f < files; ++f) {
       try {
-        const std::uint64_t first_block =
-            blocks * static_cast<std::uint64_t>(f) / static_cast<std::uint64_t>(files);
-        const std::uint64_t end_block =
-            blocks * static_cast<std::uint64_t>(f + 1) / static_cast<std::uint64_t>(files);
+        // Stars [first_star, end_star) of the catalogue, whatever blocks they fall in.
+        const std::uint64_t parts = static_cast<std::uint64_t>(files);
+        const auto part = static_cast<std::uint64_t>(f);
+        const std::uint64_t first_star =
+            options.count / parts * part + std::min(part, options.count % parts);
+        const std::uint64_t end_star =
+            first_star + options.count / parts + (part < options.count % parts ? 1 : 0);
         const std::string temp = outputs[static_cast<std::size_t>(f)]->temp_path().string();
         const std::string mode = "wb" + std::to_string(options.gzip_level);
         gzFile file = gzopen(temp.c_str(), mode.c_str());
@@ -150,10 +153,14 @@ void synthesize_psc(const SynthOptions& options, const SynthSampler& sampler, Ma
         std::vector<SynthStar> stars;
         std::string text;
         bool written = true;
-        for (std::uint64_t block = first_block; block < end_block && written; ++block) {
-          sampler.generate(options.seed, block, stars_in_block(options.count, block), stars);
+        constexpr std::uint64_t kBlock = SynthSampler::kBlockStars;
+        for (std::uint64_t block = first_star / kBlock; block * kBlock < end_star && written;
+             ++block) {
+          const std::uint64_t first = std::max(first_star, block * kBlock) - block * kBlock;
+          const std::uint64_t end = std::min(end_star, (block + 1) * kBlock) - block * kBlock;
+          sampler.generate(options.seed, block, end, stars, first);
           text.clear();
-          std::uint64_t row_id = block * SynthSampler::kBlockStars;
+          std::uint64_t row_id = block * kBlock + first;
           for (const SynthStar& star : stars) append_psc_row(text, star, ++row_id);
           written = gzwrite(file, text.data(), static_cast<unsigned>(text.size())) ==
                     static_cast<int>(text.size());

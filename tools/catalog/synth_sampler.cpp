@@ -197,8 +197,8 @@ double SynthSampler::sample_absolute(gsl_rng* rng, Kind kind, double x) const {
   return brightest_undetectable - 1.0;  // practically unreachable
 }
 
-void SynthSampler::generate(std::uint64_t seed, std::uint64_t block, std::uint64_t count,
-                            std::vector<SynthStar>& out) const {
+void SynthSampler::generate(std::uint64_t seed, std::uint64_t block, std::uint64_t end,
+                            std::vector<SynthStar>& out, std::uint64_t first) const {
   static const T_Healpix_Base<int64> keys(kKeyOrder, NEST);
   constexpr int kSubBits = 2 * (kKeyOrder - kModelOrder);
   const auto& populations = galaxy::populations();
@@ -206,7 +206,7 @@ void SynthSampler::generate(std::uint64_t seed, std::uint64_t block, std::uint64
   gsl_rng_set(rng.get(), static_cast<unsigned long>(splitmix64(seed ^ splitmix64(block))));
   std::vector<double> weights(populations.size());
   out.clear();
-  for (std::uint64_t i = 0; i < count; ++i) {
+  for (std::uint64_t i = 0; i < end; ++i) {
     SynthStar star;
     const std::size_t cell = gsl_ran_discrete(rng.get(), cell_table_);
     const std::uint64_t low =
@@ -253,6 +253,7 @@ void SynthSampler::generate(std::uint64_t seed, std::uint64_t block, std::uint64
     star.ks = absolute + x;
     star.j = star.ks + j_ks + galaxy::kReddeningJKs * a_ks;
     star.h = star.ks + galaxy::intrinsic_h_ks(j_ks) + galaxy::kReddeningHKs * a_ks;
+    if (i < first) continue;
     const auto icrs_angles = angles_from_vector(icrs);
     star.ra_deg = icrs_angles[0] / kDegree;
     if (star.ra_deg >= 360.0) star.ra_deg -= 360.0;

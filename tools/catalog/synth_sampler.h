@@ -36,10 +36,11 @@ class SynthSampler {
   SynthSampler(const SynthSampler&) = delete;
   SynthSampler& operator=(const SynthSampler&) = delete;
 
-  // The first `count` (<= kBlockStars) stars of block `block`: stars
-  // [block * kBlockStars, block * kBlockStars + count) of the catalogue.
-  void generate(std::uint64_t seed, std::uint64_t block, std::uint64_t count,
-                std::vector<SynthStar>& out) const;
+  // Stars [first, end) of block `block` (0 <= first <= end <= kBlockStars), i.e. stars
+  // block * kBlockStars + [first, end) of the catalogue; the ones before `first` are drawn
+  // and dropped, so a star never depends on where a file or a thread starts.
+  void generate(std::uint64_t seed, std::uint64_t block, std::uint64_t end,
+                std::vector<SynthStar>& out, std::uint64_t first = 0) const;
 
   std::uint64_t cell_count() const { return cell_count_; }
   // The model's expected ratio of star density within 5 deg of the galactic centre to that

@@ -58,6 +58,11 @@ TEST_CASE("synth: a block depends only on the seed and its index") {
   sampler().generate(42, 7, 100, b);
   CHECK(b.size() == 100);
   CHECK(b[99].ra_deg == a[99].ra_deg);
+  // A slice starting inside the block gives the same stars as the whole block there.
+  sampler().generate(42, 7, 3000, b, 2500);
+  REQUIRE(b.size() == 500);
+  CHECK(b.front().ra_deg == a[2500].ra_deg);
+  CHECK(b.back().ks == a[2999].ks);
 }
 
 TEST_CASE("synth: density within 5 deg of the galactic centre is 50-100x the polar density") {

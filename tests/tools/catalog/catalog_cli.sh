@@ -1,0 +1,177 @@
+#!/bin/bash
+# Command-line tests of starlens-catalog: exit statuses, one-line messages naming the file,
+# no partial outputs, manifests, determinism of synth, and the ingest paths end to end.
+# Usage: catalog_cli.sh <starlens-catalog> <shared folder>
+set -u
+tool=$(realpath "$1")
+shared=$(realpath "$2")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+failures=0
+
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# run STATUS ARGS...: runs the tool, keeps stdout/stderr, checks the exit status.
+run() {
+  local expected=$1; shift
+  "$tool" "$@" >out.txt 2>err.txt
+  local status=$?
+  [ "$status" -eq "$expected" ] || fail "exit $status, expected $expected: $* :: $(head -c 300 err.txt)"
+}
+stderr_has() { grep -q -- "$1" err.txt || fail "stderr lacks '$1': $(head -c 300 err.txt)"; }
+one_line_stderr() { [ "$(wc -l <err.txt)" -eq 1 ] || fail "stderr is not one line: $(cat err.txt)"; }
+no_leftovers() {
+  local left
+  left=$(find . -name '*.tmp.*' -o -name '*sortrun*' | head -5)
+  [ -z "$left" ] || fail "temporary files left: $left"
+}
+json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
+
+# --- help, version, usage errors
+run 0 --help
+run 0 --version
+grep -q "starlens-catalog" out.txt || fail "--version does not name the tool"
+run 2
+run 2 frobnicate
+run 0 ingest --help
+run 2 ingest
+one_line_stderr
+
+# --- CSV
+printf 'ra,dec,mag,teff\n10.0,20.0,5.0,5800\n# a comment\n\n350.5,-45.25,7.5,3500\n' >stars.csv
+run 0 ingest stars.csv --band V -o csv.h5 --quiet
+[ -f csv.h5 ] && [ -f csv.h5.manifest.json ] || fail "CSV store or manifest missing"
+[ "$(json csv.h5.manifest.json 'd["counts"]["stars_written"]')" = 2 ] || fail "CSV star count"
+run 0 info csv.h5 --json --quiet
+[ "$(python3 -c 'import json; print(json.load(open("out.txt"))["count"])')" = 2 ] || fail "info --json count"
+run 2 ingest stars.csv --band V -o csv.h5 --quiet
+stderr_has "csv.h5"; stderr_has "exists"; one_line_stderr
+run 0 ingest stars.csv --band V -o csv.h5 --force --quiet
+run 2 ingest stars.csv -o nob.h5 --quiet
+stderr_has "--band"; [ ! -e nob.h5 ] || fail "output written without --band"
+run 2 ingest stars.csv --band R -o r.h5 --quiet
+stderr_has "unknown band"
+printf 'ra,dec,mag,bv\n10.0,20.0,5.0,0.65\n11.0,abc,5.0,0.65\n' >bad_number.csv
+run 2 ingest bad_number.csv --band V -o bad.h5 --quiet
+stderr_has "bad_number.csv"; stderr_has "line 3"; stderr_has "dec"; one_line_stderr
+[ ! -e bad.h5 ] || fail "a failed ingest left its output"
+printf 'ra,dec,mag,teff\n10.0,20.0,5.0\n' >short_row.csv
+run 2 ingest short_row.csv --band V -o bad.h5 --quiet
+stderr_has "line 2"; stderr_has "3 fields"
+printf 'ra,dec,mag,teff\n370.0,20.0,5.0,5000\n' >bad_ra.csv
+run 2 ingest bad_ra.csv --band V -o bad.h5 --quiet
+stderr_has "line 2: ra"
+printf 'ra,dec,mag,teff\n10.0,20.0,5.0,99\n' >bad_teff.csv
+run 2 ingest bad_teff.csv --band V -o bad.h5 --quiet
+stderr_has "teff"
+printf 'x,y,z\n1,2,3\n' >bad_header.csv
+run 2 ingest bad_header.csv --band V -o bad.h5 --quiet
+stderr_has "line 1: header"
+no_leftovers
+# An empty catalogue: a valid empty store.
+printf 'ra,dec,mag,teff\n' >empty.csv
+run 0 ingest empty.csv --band V -o empty.h5 --quiet
+run 0 info empty.h5 --json --quiet
+[ "$(python3 -c 'import json; print(json.load(open("out.txt"))["count"])')" = 0 ] || fail "empty store count"
+: >nothing.csv
+run 0 ingest nothing.csv --band Ks -o nothing.h5 --quiet
+
+# --- options
+run 2 ingest stars.csv --band V -o o.h5 --order 13 --quiet
+stderr_has "--order"
+run 2 ingest stars.csv --band V -o o.h5 --memory-limit 10 --quiet
+stderr_has "--memory-limit"
+run 2 ingest stars.csv --band V -o o.h5 --memory-limit lots --quiet
+stderr_has "--memory-limit"
+run 2 ingest stars.txt --band V -o o.h5 --quiet
+stderr_has "stars.txt"
+cp stars.csv stars.txt
+run 2 ingest stars.txt --band V -o o.h5 --quiet
+stderr_has "--format"
+run 0 ingest stars.txt --format csv --band V -o o.h5 --quiet
+run 2 ingest stars.csv --band V -o missing_folder/o.h5 --quiet
+stderr_has "does not exist"
+
+# --- 2MASS
+fixture="$shared/fixtures/2mass_psc_synthetic_5rows.txt"
+gzip -c "$fixture" >psc_aaa.gz
+{ head -1 "$fixture"; head -1 "$fixture" | cut -d'|' -f1-59; head -1 "$fixture" | sed 's/^150.000125/15O.000125/'; } | gzip -c >psc_aab.gz
+run 0 ingest psc_aaa.gz psc_aab.gz -o psc.h5 --quiet
+[ "$(json psc.h5.manifest.json 'd["counts"]["rows_read"]')" = 8 ] || fail "2MASS rows read"
+[ "$(json psc.h5.manifest.json 'd["counts"]["stars_written"]')" = 5 ] || fail "2MASS stars written"
+[ "$(json psc.h5.manifest.json 'd["rejections"]["by_reason"]["field_count"]')" = 1 ] || fail "field_count"
+[ "$(json psc.h5.manifest.json 'd["rejections"]["by_reason"]["bad_ra"]')" = 1 ] || fail "bad_ra"
+[ "$(json psc.h5.manifest.json 'd["rejections"]["by_reason"]["reference_band_unusable"]')" = 1 ] || fail "band J"
+[ "$(json psc.h5.manifest.json '[(e["file"], e["line"]) for e in d["rejections"]["examples"] if e["reason"]=="field_count"][0]')" = "('psc_aab.gz', 2)" ] || fail "field_count example file:line"
+[ "$(json psc.h5.manifest.json 'len(d["inputs"])')" = 2 ] || fail "inputs hashed"
+[ "$(json psc.h5.manifest.json 'd["inputs"][0]["sha256"]')" = "$(sha256sum psc_aaa.gz | cut -c1-64)" ] || fail "input sha256"
+run 0 ingest psc_aaa.gz -o ks.h5 --band Ks --quiet
+[ "$(json ks.h5.manifest.json 'd["counts"]["stars_written"]')" = 3 ] || fail "2MASS band Ks"
+head -c 300 psc_aaa.gz >psc_cut.gz
+run 2 ingest psc_aaa.gz psc_cut.gz -o cut.h5 --quiet
+stderr_has "psc_cut.gz"; stderr_has "gzip"; one_line_stderr
+python3 -c "
+import sys; b=bytearray(open('psc_aaa.gz','rb').read()); b[30:60]=bytes(x^0xff for x in b[30:60]); open('psc_bad.gz','wb').write(b)"
+run 2 ingest psc_bad.gz -o bad.h5 --quiet
+stderr_has "psc_bad.gz"; stderr_has "corrupt"
+[ ! -e cut.h5 ] && [ ! -e bad.h5 ] || fail "output left after a corrupt gzip"
+no_leftovers
+# Replaying the run from its manifest gives the same store and counts.
+run 0 ingest --from-manifest psc.h5.manifest.json --quiet
+grep -q '"match": true' out.txt || fail "replay of the 2MASS ingest did not match: $(cat out.txt err.txt)"
+
+# --- Stellarium (when the package is installed)
+stars=/usr/share/stellarium/stars/default
+if [ -f "$stars/stars_0_0v0_8.cat" ]; then
+  run 0 ingest "$stars"/stars_0_0v0_8.cat "$stars"/stars_1_0v0_8.cat "$stars"/stars_2_0v0_8.cat "$stars"/stars_3_1v0_4.cat -o hip.h5 --quiet
+  [ "$(json hip.h5.manifest.json 'd["counts"]["stars_written"]')" = 603418 ] || fail "Stellarium total"
+  [ "$(json hip.h5.manifest.json 'd["store"]["order"]')" = 3 ] || fail "Stellarium order"
+  run 2 ingest "$stars"/stars_0_0v0_8.cat -o v.h5 --band J --quiet
+  stderr_has "V magnitudes"
+  head -c 1000 "$stars/stars_0_0v0_8.cat" >broken.cat
+  run 2 ingest broken.cat -o broken.h5 --quiet
+  stderr_has "broken.cat"; stderr_has "zone table"
+else
+  echo "SKIPPED: Stellarium checks (stellarium-data not installed; make test installs it)"
+fi
+
+# --- synth: the same seed gives the same store, whatever the threads and memory
+run 0 synth --count 40000 --seed 7 -o a.h5 --threads 1 --quiet
+run 0 synth --count 40000 --seed 7 -o b.h5 --threads 2 --memory-limit 1M --quiet
+run 0 synth --count 40000 --seed 8 -o c.h5 --quiet
+[ "$(sha256sum <a.h5)" = "$(sha256sum <b.h5)" ] || fail "synth is not deterministic across threads/memory"
+[ "$(sha256sum <a.h5)" != "$(sha256sum <c.h5)" ] || fail "synth ignores the seed"
+[ "$(json b.h5.manifest.json 'd["counts"]["sort_runs_written"] > 1')" = True ] || fail "1M did not sort in runs"
+no_leftovers
+run 2 synth --count 0 -o z.h5 --quiet
+stderr_has "--count"
+run 2 synth --count 10 --quiet
+stderr_has "exactly one"
+# synth -> psc_*.gz -> ingest: every star comes back unless its J is an upper limit.
+mkdir psc
+run 0 synth --count 30000 --seed 3 --psc-dir psc --psc-files 3 --quiet
+[ "$(ls psc/psc_*.gz | wc -l)" = 3 ] || fail "psc file count"
+[ -f psc/psc.manifest.json ] || fail "psc manifest"
+[ "$(zcat psc/psc_*.gz | wc -l)" = 30000 ] || fail "psc rows"
+run 0 ingest psc/psc_*.gz -o from_psc.h5 --quiet
+written=$(json from_psc.h5.manifest.json 'd["counts"]["stars_written"]')
+unusable=$(json from_psc.h5.manifest.json 'd["rejections"]["by_reason"].get("reference_band_unusable", 0)')
+[ $((written + unusable)) = 30000 ] || fail "psc round trip: $written + $unusable != 30000"
+[ "$(json from_psc.h5.manifest.json 'd["rejections"]["total"]')" = "$unusable" ] || fail "psc rows rejected for other reasons"
+
+# --- info --png
+run 0 info a.h5 --png map.png --width 256 --quiet
+[ -s map.png ] && [ -f map.png.manifest.json ] || fail "density map or its manifest missing"
+[ "$(head -c 8 map.png | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ] || fail "map.png is not a PNG"
+run 2 info a.h5 --png map.png --quiet
+stderr_has "exists"
+run 2 info stars.csv --quiet
+stderr_has "stars.csv"; stderr_has "not an HDF5"
+run 2 info missing.h5 --quiet
+stderr_has "missing.h5"
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures failure(s)"
+  exit 1
+fi
+echo "all catalog command-line checks passed"
