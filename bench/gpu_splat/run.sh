@@ -6,14 +6,14 @@
 # and events per second, per-phase times and the adaptive selector's choices.
 # usage: bench/gpu_splat/run.sh BIN_DIR OUT_DIR
 #   BIN_DIR: starlens-splat (built with -Dgpu=cuda|hip) and starlens-synth-events.
-#   env: WIDTH HEIGHT (3840 x 2160), REPEAT (5), LARGE (100000000; 0 skips), WORK (scratch
+#   env: WIDTH HEIGHT (1920 x 1080, as bench/splat_cpu), REPEAT (5), LARGE (100000000; 0 skips), WORK (scratch
 #   folder, needs 2 x 5.6 GB), SMALL_COUNTS ("4096 16384 65536"), CPU_LARGE (1: also the CPU).
 # Writes OUT_DIR/results.jsonl (one line per run), table.txt and manifests.tar.gz.
 set -uo pipefail
 bin=$(realpath "$1")
 out=$(realpath -m "$2")
 here=$(dirname "$(realpath "$0")")
-width=${WIDTH:-3840} height=${HEIGHT:-2160} repeat=${REPEAT:-5} large=${LARGE:-100000000}
+width=${WIDTH:-1920} height=${HEIGHT:-1080} repeat=${REPEAT:-5} large=${LARGE:-100000000}
 small_counts=${SMALL_COUNTS:-"4096 16384 65536"}
 work=${WORK:-/tmp/starlens-bench-gpu}
 mkdir -p "$out" "$work/manifests"

@@ -40,6 +40,19 @@ else
   record "failure paths (cli)" FAIL "see checks.log"
 fi
 
+# Out of device memory: a 100000 x 100000 frame (240 GB of doubles) must fail with the phase.
+note "out of memory"
+"$bin/starlens-synth-events" --distribution uniform --count 100 --width 100000 --height 100000 \
+  -o "$work/huge.sle" --quiet >>"$log" 2>&1
+"$bin/starlens-splat" -i "$work/huge.sle" -o "$work/huge.exr" --backend gpu --quiet >"$work/oom.out" 2>&1
+status=$?
+cat "$work/oom.out" >>"$log"
+if [ "$status" = 1 ] && grep -q "gpu frame allocation: " "$work/oom.out" && [ ! -e "$work/huge.exr" ]; then
+  record "out of device memory" ok "$(head -c 120 "$work/oom.out")"
+else
+  record "out of device memory" FAIL "exit $status: $(head -c 200 "$work/oom.out")"
+fi
+
 # synth NAME ARGS... : an event stream in $work/NAME.sle
 synth() {
   local name=$1; shift
@@ -57,10 +70,11 @@ check() {
   # Poisoned output: a NaN-filled file in its place; --force must replace it whole.
   head -c 4096 /dev/zero | tr '\0' '\377' >"$frame"
   note "$label"
-  if ! env "${env[@]}" "$bin/starlens-splat" -i "$work/$case.sle" -o "$frame" --backend gpu \
-      --gpu-strategy "$strategy" --force --quiet "${args[@]}" >>"$log" 2>&1; then
-    record "$label" FAIL "splat exit $?"; return
-  fi
+  env "${env[@]}" "$bin/starlens-splat" -i "$work/$case.sle" -o "$frame" --backend gpu \
+    --gpu-strategy "$strategy" --force --quiet "${args[@]}" >"$work/splat.out" 2>&1
+  local status=$?
+  cat "$work/splat.out" >>"$log"
+  if [ "$status" != 0 ]; then record "$label" FAIL "splat exit $status: $(head -c 160 "$work/splat.out")"; return; fi
   if ! "$bin/starlens-compare" "$frame" "$work/$case.cpu.exr" --budget "$budget" \
       --report "$work/report.json" --force >>"$log" 2>&1; then
     record "$label" FAIL "over budget: $(python3 "$here/report_line.py" "$work/report.json" 2>&1)"; return
@@ -111,7 +125,7 @@ for strategy in "${strategies[@]}"; do
 done
 
 # compute-sanitizer on a small case, every strategy, small batches and rounds.
-synth small --distribution mixed --count 3000 --width 150 --height 97 --seed 16 --chunk-events 500
+synth small --distribution mixed --count 1500 --width 90 --height 61 --seed 16 --chunk-events 500
 for tool in memcheck racecheck initcheck synccheck; do
   for strategy in atomic tile16 tile32; do
     label="compute-sanitizer $tool $strategy"
@@ -129,7 +143,8 @@ for tool in memcheck racecheck initcheck synccheck; do
   done
 done
 
-cp "$work"/*.manifest.json "$out/" 2>/dev/null
+mkdir -p "$work/manifests" && cp "$work"/*.manifest.json "$work/manifests/" 2>/dev/null
+tar -czf "$out/manifests.tar.gz" -C "$work" manifests
 {
   echo
   echo "GPU checks: $((${#summary[@]} - failures)) ok, $failures failed"

@@ -39,7 +39,7 @@ TEST_CASE("support box: events that cannot reach the frame are empty, however fa
   CHECK(support_pixel_box(50.0, 1e18, 16.0, 100, 50).empty());
 }
 
-TEST_CASE("tile references equal the distinct tiles of the box's pixels") {
+TEST_CASE("tile references equal the distinct tiles of the binning box's pixels") {
   std::mt19937_64 random(12345);
   std::uniform_real_distribution<double> position(-40.0, 140.0);
   std::uniform_real_distribution<double> support(0.3, 60.0);
@@ -50,13 +50,14 @@ TEST_CASE("tile references equal the distinct tiles of the box's pixels") {
     CHECK(grid.rows == (height + tile - 1) / tile);
     for (int n = 0; n < 500; ++n) {
       const double x = position(random), y = position(random), s = support(random);
-      std::set<std::uint32_t> tiles;
-      for (int j = int(std::floor(y - s)); j <= int(std::floor(y + s)); ++j)
-        for (int i = int(std::floor(x - s)); i <= int(std::floor(x + s)); ++i)
+      std::set<std::uint32_t> tiles;  // the support box widened by one pixel
+      for (int j = int(std::floor(y - s - 1)); j <= int(std::floor(y + s + 1)); ++j)
+        for (int i = int(std::floor(x - s - 1)); i <= int(std::floor(x + s + 1)); ++i)
           if (i >= 0 && j >= 0 && i < int(width) && j < int(height))
             tiles.insert(std::uint32_t(j) / tile * grid.columns + std::uint32_t(i) / tile);
-      const PixelBox box = support_pixel_box(x, y, s, width, height);
+      const PixelBox box = binning_pixel_box(x, y, s, width, height);
       CHECK(tiles_touched(box, tile) == tiles.size());
+      CHECK(tiles.size() <= tile_reference_bound(1, s, tile));
       const StarEvent event{x, y, 1, 1, 1, 1, s};
       CHECK(count_tile_references(std::span(&event, 1), width, height, tile) == tiles.size());
     }

@@ -33,6 +33,8 @@ class SplatBackend {
   virtual void finish(Frame& frame) = 0;
   // Counts (contributions, events by class) and per-phase seconds, for the manifest.
   virtual nlohmann::json statistics() const = 0;
+  // Free text for the progress line (the GPU's submitted and completed batches); may be empty.
+  virtual std::string progress_detail() const { return {}; }
 };
 
 std::unique_ptr<SplatBackend> make_cpu_backend(const SplatSettings& settings);

@@ -38,7 +38,7 @@ BatchSummary BatchSummariser::summarise(std::span<const StarEvent> events) {
 }
 
 std::uint64_t tile_reference_bound(std::uint64_t events, double max_support, std::uint32_t tile) {
-  const double per_axis = std::floor((2 * max_support + 2) / tile) + 2;
+  const double per_axis = std::floor((2 * max_support + 4) / tile) + 2;  // of binning_pixel_box
   const double bound = double(events) * per_axis * per_axis;
   return bound < 1.8e19 ? std::uint64_t(bound) : UINT64_MAX;
 }
@@ -48,7 +48,7 @@ std::uint64_t count_tile_references(std::span<const StarEvent> events, std::uint
   std::uint64_t references = 0;
   for (const StarEvent& event : events)
     references +=
-        tiles_touched(support_pixel_box(event.x, event.y, event.support, width, height), tile);
+        tiles_touched(binning_pixel_box(event.x, event.y, event.support, width, height), tile);
   return references;
 }
 

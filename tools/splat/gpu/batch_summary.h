@@ -41,11 +41,12 @@ class BatchSummariser {
 };
 
 // A bound on the tile references of `events` events whose supports are at most
-// `max_support`: a support box spans at most 2 s + 2 pixels, so floor((2 s + 2) / tile) + 2
+// `max_support`: a binning box spans at most 2 s + 4 pixels, so floor((2 s + 4) / tile) + 2
 // tiles, per axis. Cheap; the exact count is only needed when this exceeds the scratch.
 std::uint64_t tile_reference_bound(std::uint64_t events, double max_support, std::uint32_t tile);
 
-// Tile references (event, tile) that binning makes for these events with this tile size.
+// Tile references (event, tile) of these events' binning boxes: never fewer than the
+// binning kernels make.
 std::uint64_t count_tile_references(std::span<const StarEvent> events, std::uint32_t width,
                                     std::uint32_t height, std::uint32_t tile);
 

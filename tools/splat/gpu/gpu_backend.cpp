@@ -71,6 +71,11 @@ class GpuBackend final : public SplatBackend {
     engine_.finish(frame.rgb);
   }
 
+  std::string progress_detail() const override {
+    return "gpu batches: " + std::to_string(engine_.batches_submitted()) + " submitted, " +
+           std::to_string(engine_.batches_completed()) + " completed";
+  }
+
   nlohmann::json statistics() const override {
     const GpuPhaseSeconds& seconds = engine_.phase_seconds();
     nlohmann::json statistics;

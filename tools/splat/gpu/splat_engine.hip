@@ -308,6 +308,10 @@ void SplatEngine::finish(std::vector<double>& rgb) {
   s.submit_current();
   for (auto& slot : s.slots)
     if (slot->in_flight) s.complete(*slot);
+  // Also what no batch waits for (the frame's zeroing when the stream had no events): the
+  // plain copies below run on the default stream, which does not wait for ours.
+  check_gpu(hipStreamSynchronize(s.compute()), "kernel");
+  check_gpu(hipStreamSynchronize(s.copy()), "upload");
   s.check_scratch(s.tiles16);
   s.check_scratch(s.tiles32);
   // Poisoned first: a value the download failed to write shows as NaN, never as zero.

@@ -10,6 +10,16 @@
 
 namespace starlens {
 
+// Adds a thread's count of contributions to the run's total: one global atomic per block.
+__device__ inline void add_block_count(unsigned long long count, unsigned long long* total) {
+  __shared__ unsigned long long block_count;
+  if (threadIdx.x == 0) block_count = 0;
+  __syncthreads();
+  if (count) atomicAdd(&block_count, count);
+  __syncthreads();
+  if (threadIdx.x == 0 && block_count) atomicAdd(total, block_count);
+}
+
 // Events -> prepared events (pixel box, phase, flux times colour).
 void launch_prepare_events(const StarEvent* events, std::uint32_t count,
                            const SplatConstants& constants, PreparedEvent* prepared,

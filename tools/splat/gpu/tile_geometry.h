@@ -30,6 +30,14 @@ STARLENS_HOST_DEVICE inline PixelBox support_pixel_box(double x, double y, doubl
           std::int32_t(fmax(top, 0.0)), std::int32_t(fmin(bottom, double(height) - 1.0))};
 }
 
+// A superset of the pixels either CPU evaluator (and so the GPU's prepared events) may visit
+// for the event: its support box widened by a pixel on each side. Host-side reference counts
+// use it, so they never fall below what the binning kernels make.
+STARLENS_HOST_DEVICE inline PixelBox binning_pixel_box(double x, double y, double support,
+                                                       std::uint32_t width, std::uint32_t height) {
+  return support_pixel_box(x, y, support + 1, width, height);
+}
+
 // Screen tiles of `tile` x `tile` pixels, row-major; the last row and column may be partial.
 struct TileGrid {
   std::uint32_t tile;

@@ -1,8 +1,8 @@
 // The tile strategies (tile16, tile32): binning builds per-tile lists of the events whose
-// full support box touches the tile; then a block per list segment owns the tile's pixels,
-// one thread per pixel (tile16) or four (tile32), and sums the segment's events in
-// registers. A tile's only segment adds its sums to the frame; a long list's segments
-// write partial sums to scratch slots, which a second pass adds to the frame in order.
+// pixel box (their full support, as the CPU bounds it) touches the tile; then a block per list
+// segment owns the tile's pixels, one thread per pixel (tile16) or four (tile32), and sums the
+// segment's events in registers. A tile's only segment adds its sums to the frame; a long list's
+// segments write partial sums to scratch slots, which a second pass adds to the frame in order.
 #include "gpu/gpu_check.h"
 #include "splat_kernels.h"
 
