@@ -171,7 +171,7 @@ TEST_CASE("cache against direct over phases, fluxes and supports (docs/accuracy/
   const Moffat psf = moffat_from_fwhm(model.fwhm, model.beta);
   const EventClassifier classifier(model);
   // Fluxes from just visible to the largest wing clip.
-  const double fluxes[] = {2e-6, 1e-5, 1e-4, 1e-3, 4e-3, 1e-2, 0.035};
+  const double fluxes[] = {8e-7, 2e-6, 1e-5, 1e-4, 1e-3, 4e-3, 1e-2, 0.035};
   MESSAGE("flux     class      support  interior pixel  total flux  total-flux budget");
   for (double flux : fluxes) {
     const Classification c = classifier.classify(flux);

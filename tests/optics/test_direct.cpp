@@ -42,7 +42,11 @@ void check_channel_sums(const GuardedFrame& frame, double flux, double fraction,
   }
 }
 
-TEST_CASE("isolated star, direct: pixel sum = flux x E(support) to 1e-9") {
+// DESIGN section 10 starts this budget at 1e-9; measured: 2.2e-16 (docs/accuracy/psf.md), so
+// the tests hold it to 1e-12 (the double sums of up to 2e5 pixels stay well inside that).
+constexpr double kSumBudget = 1e-12;
+
+TEST_CASE("isolated star, direct: pixel sum = flux x E(support) to 1e-12") {
   const PsfModel model;
   const Moffat psf = moffat_from_fwhm(model.fwhm, model.beta);
   const auto ref = reference::from_fwhm(model.fwhm, model.beta);
@@ -59,7 +63,7 @@ TEST_CASE("isolated star, direct: pixel sum = flux x E(support) to 1e-9") {
         const std::uint64_t written =
             accumulate_direct(e, psf, frame.rgb(), frame.width(), frame.height(), 0, c.size);
         CHECK(written == pixels_meeting_disc(e, c.size, c.size));
-        check_channel_sums(frame, e.flux, double(reference::enclosed(ref, c.support)), 1e-9);
+        check_channel_sums(frame, e.flux, double(reference::enclosed(ref, c.support)), kSumBudget);
         CHECK(frame.guards_intact());
       }
     }
@@ -73,7 +77,7 @@ TEST_CASE("isolated star, direct, at the maximum radius of 256 px") {
   GuardedFrame frame(520, 520);
   const StarEvent e = star(260.37, 259.81, 4e4, model.max_radius);
   accumulate_direct(e, psf, frame.rgb(), frame.width(), frame.height(), 0, frame.height());
-  check_channel_sums(frame, e.flux, double(reference::enclosed(ref, model.max_radius)), 1e-9);
+  check_channel_sums(frame, e.flux, double(reference::enclosed(ref, model.max_radius)), kSumBudget);
   CHECK(frame.guards_intact());
 }
 
@@ -86,19 +90,19 @@ TEST_CASE("a star on the frame's corner or edge keeps the in-frame share of its 
   SUBCASE("top-left corner (0, 0): a quarter by symmetry") {
     GuardedFrame frame(40, 40);
     accumulate_direct(star(0, 0, 1.0, support), psf, frame.rgb(), 40, 40, 0, 40);
-    check_channel_sums(frame, 1.0, enclosed / 4, 1e-9);
+    check_channel_sums(frame, 1.0, enclosed / 4, kSumBudget);
     CHECK(frame.guards_intact());
   }
   SUBCASE("bottom-right corner (W, H): a quarter by symmetry") {
     GuardedFrame frame(37, 45);
     accumulate_direct(star(37, 45, 1.0, support), psf, frame.rgb(), 37, 45, 0, 45);
-    check_channel_sums(frame, 1.0, enclosed / 4, 1e-9);
+    check_channel_sums(frame, 1.0, enclosed / 4, kSumBudget);
     CHECK(frame.guards_intact());
   }
   SUBCASE("on the left edge: a half") {
     GuardedFrame frame(40, 80);
     accumulate_direct(star(0, 40.3, 1.0, support), psf, frame.rgb(), 40, 80, 0, 80);
-    check_channel_sums(frame, 1.0, enclosed / 2, 1e-9);
+    check_channel_sums(frame, 1.0, enclosed / 2, kSumBudget);
     CHECK(frame.guards_intact());
   }
   SUBCASE("near the corner: polar quadrature of the frame's quadrant") {
@@ -107,7 +111,7 @@ TEST_CASE("a star on the frame's corner or edge keeps the in-frame share of its 
       accumulate_direct(star(x, y, 1.0, support), psf, frame.rgb(), 64, 48, 0, 48);
       const double inside =
           reference::enclosed_in_rectangle_polar(ref, -x, 64 - x, -y, 48 - y, support);
-      check_channel_sums(frame, 1.0, inside, 1e-9);
+      check_channel_sums(frame, 1.0, inside, kSumBudget);
       CHECK(frame.guards_intact());
     }
   }
