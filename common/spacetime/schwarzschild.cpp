@@ -5,6 +5,7 @@
 
 #include "core/errors.h"
 #include "spacetime/schwarzschild_orbit.h"
+#include "spacetime/vector_ops.h"
 
 namespace starlens {
 namespace {
@@ -30,9 +31,9 @@ SchwarzschildSpacetime::SchwarzschildSpacetime(const Observer& observer)
 
 TracedRay SchwarzschildSpacetime::trace(const Vec3& camera_direction) const {
   // psi from atan2 of sine and cosine: accurate at 0 and pi, unlike acos of the dot product.
-  const Vec3 normal = cross(camera_direction, hole_);
-  const double sin_psi = norm(normal);
-  const double psi = std::atan2(sin_psi, dot(camera_direction, hole_));
+  const Vec3 normal = vec::cross(camera_direction, hole_);
+  const double sin_psi = vec::norm(normal);
+  const double psi = std::atan2(sin_psi, vec::dot(camera_direction, hole_));
   if (schwarzschild::is_captured(r_obs_, psi)) return not_escaped(RayStatus::captured);
   const double azimuth = schwarzschild::escape_azimuth(r_obs_, psi);
   if (!std::isfinite(azimuth)) return not_escaped(RayStatus::failed);
@@ -42,12 +43,12 @@ TracedRay SchwarzschildSpacetime::trace(const Vec3& camera_direction) const {
   const double deflection = azimuth - (kPi - psi);
   if (sin_psi == 0 || deflection == 0) return TracedRay{RayStatus::escaped, camera_direction, g_};
   const Vec3 axis{normal[0] / sin_psi, normal[1] / sin_psi, normal[2] / sin_psi};
-  const Vec3 toward_hole = cross(axis, camera_direction);
+  const Vec3 toward_hole = vec::cross(axis, camera_direction);
   const double c = std::cos(deflection);
   const double s = std::sin(deflection);
   Vec3 source{};
   for (int k = 0; k < 3; ++k) source[k] = c * camera_direction[k] + s * toward_hole[k];
-  return TracedRay{RayStatus::escaped, normalized(source), g_};
+  return TracedRay{RayStatus::escaped, vec::normalized(source), g_};
 }
 
 }  // namespace starlens

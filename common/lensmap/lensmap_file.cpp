@@ -1,0 +1,245 @@
+#include "lensmap/lensmap_file.h"
+
+#include <cmath>
+
+#include "core/errors.h"
+
+namespace starlens {
+namespace {
+
+constexpr std::uint64_t kChunkRows = 1 << 16;
+const char* const kDropReasons[] = {"failed",    "status",      "orientation",
+                                    "tolerance", "source_size", "degenerate"};
+
+// Object-creation properties without timestamps, so equal maps give equal bytes.
+h5::Handle untimed(hid_t property_class) {
+  h5::Handle properties(H5Pcreate(property_class));
+  H5Pset_obj_track_times(properties.get(), false);
+  return properties;
+}
+
+void write_group(const h5::File& file, const std::string& name) {
+  const h5::Handle properties = untimed(H5P_GROUP_CREATE);
+  h5::Handle group(H5Gcreate2(file.id(), name.c_str(), H5P_DEFAULT, properties.get(), H5P_DEFAULT));
+  if (!group.valid()) throw_run_failure(file.path, "cannot create group " + name);
+}
+
+// A row-chunked dataset (uncompressed: deflate would cost more time than the map takes to
+// trace, and reads of a row range stay cheap) of `columns` (0: 1-D) values per row, stored
+// as the little-endian `file_type` and converted from `memory_type`.
+void write_rows(const h5::File& file, const std::string& name, hid_t file_type, hid_t memory_type,
+                const void* data, std::uint64_t rows, std::uint64_t columns) {
+  const int rank = columns > 0 ? 2 : 1;
+  const hsize_t dims[2] = {rows, columns};
+  h5::Handle space(H5Screate_simple(rank, dims, nullptr));
+  h5::Handle properties = untimed(H5P_DATASET_CREATE);
+  if (rows > 0) {
+    const hsize_t chunk[2] = {std::min<hsize_t>(kChunkRows, rows), columns};
+    H5Pset_chunk(properties.get(), rank, chunk);
+  }
+  h5::Handle dataset(H5Dcreate2(file.id(), name.c_str(), file_type, space.get(), H5P_DEFAULT,
+                                properties.get(), H5P_DEFAULT));
+  if (!dataset.valid()) throw_run_failure(file.path, "cannot create dataset " + name);
+  if (rows > 0 && H5Dwrite(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
+    throw_run_failure(file.path, "cannot write dataset " + name + " (disk full?)");
+}
+
+void write_attributes(const h5::File& file, const LensmapAttributes& a) {
+  h5::write_attribute(file, "format", std::string(kLensmapFormat));
+  h5::write_attribute(file, "version", kLensmapVersion);
+  h5::write_attribute(file, "spacetime", a.spacetime);
+  const std::pair<const char*, double> numbers[] = {{"mass", a.mass},
+                                                    {"r_obs", a.r_obs},
+                                                    {"bh_lon_deg", a.bh_lon_deg},
+                                                    {"bh_lat_deg", a.bh_lat_deg},
+                                                    {"bh_ra_deg", a.bh_ra_deg},
+                                                    {"bh_dec_deg", a.bh_dec_deg},
+                                                    {"look_dlon_deg", a.look_dlon_deg},
+                                                    {"look_dlat_deg", a.look_dlat_deg},
+                                                    {"look_ra_deg", a.look_ra_deg},
+                                                    {"look_dec_deg", a.look_dec_deg},
+                                                    {"roll_deg", a.roll_deg},
+                                                    {"fov_deg", a.fov_deg},
+                                                    {"mesh_step", a.mesh_step},
+                                                    {"mesh_tol", a.mesh_tol},
+                                                    {"mesh_max_source_deg", a.mesh_max_source_deg}};
+  for (const auto& [name, value] : numbers) h5::write_attribute(file, name, value);
+  h5::write_attribute(file, "bh_frame", a.bh_frame);
+  h5::write_attribute(file, "projection", a.projection);
+  h5::write_attribute(file, "width", a.width);
+  h5::write_attribute(file, "height", a.height);
+  h5::write_attribute(file, "mesh_max_depth", a.mesh_max_depth);
+  h5::write_attribute(file, "shadow_triangles", a.shadow_triangles);
+  for (const char* reason : kDropReasons) {
+    const auto found = a.dropped.find(reason);
+    h5::write_attribute(file, std::string("dropped_") + reason,
+                        found == a.dropped.end() ? std::int64_t{0} : found->second);
+  }
+}
+
+LensmapAttributes read_attributes(const h5::File& file) {
+  LensmapAttributes a;
+  a.spacetime = h5::read_string_attribute(file, "spacetime");
+  const std::pair<const char*, double*> numbers[] = {
+      {"mass", &a.mass},
+      {"r_obs", &a.r_obs},
+      {"bh_lon_deg", &a.bh_lon_deg},
+      {"bh_lat_deg", &a.bh_lat_deg},
+      {"bh_ra_deg", &a.bh_ra_deg},
+      {"bh_dec_deg", &a.bh_dec_deg},
+      {"look_dlon_deg", &a.look_dlon_deg},
+      {"look_dlat_deg", &a.look_dlat_deg},
+      {"look_ra_deg", &a.look_ra_deg},
+      {"look_dec_deg", &a.look_dec_deg},
+      {"roll_deg", &a.roll_deg},
+      {"fov_deg", &a.fov_deg},
+      {"mesh_step", &a.mesh_step},
+      {"mesh_tol", &a.mesh_tol},
+      {"mesh_max_source_deg", &a.mesh_max_source_deg}};
+  for (const auto& [name, value] : numbers) *value = h5::read_double_attribute(file, name);
+  a.bh_frame = h5::read_string_attribute(file, "bh_frame");
+  a.projection = h5::read_string_attribute(file, "projection");
+  a.width = h5::read_int_attribute(file, "width");
+  a.height = h5::read_int_attribute(file, "height");
+  a.mesh_max_depth = h5::read_int_attribute(file, "mesh_max_depth");
+  a.shadow_triangles = h5::read_int_attribute(file, "shadow_triangles");
+  for (const char* reason : kDropReasons)
+    a.dropped[reason] = h5::read_int_attribute(file, std::string("dropped_") + reason);
+  if (a.width < 1 || a.height < 1)
+    throw_input_error(file.path, "attribute width/height", "image size must be positive");
+  return a;
+}
+
+// Rows of a dataset, checking its rank, columns and stored type class.
+std::uint64_t checked_rows(const h5::File& file, const std::string& name, std::uint64_t columns,
+                           H5T_class_t type_class) {
+  const auto shape = h5::dataset_shape(file, name);
+  const std::uint64_t want_rank = columns > 0 ? 2 : 1;
+  if (shape.size() != want_rank || (columns > 0 && shape[1] != columns))
+    throw_input_error(file.path, name,
+                      columns > 0 ? "expected " + std::to_string(columns) + " columns"
+                                  : "expected a 1-D dataset");
+  h5::Handle dataset(H5Dopen2(file.id(), name.c_str(), H5P_DEFAULT));
+  h5::Handle type(H5Dget_type(dataset.get()));
+  if (H5Tget_class(type.get()) != type_class)
+    throw_input_error(file.path, name,
+                      type_class == H5T_FLOAT ? "not floating point" : "not an integer type");
+  return shape[0];
+}
+
+[[noreturn]] void bad_row(const h5::File& file, const std::string& name, std::uint64_t row,
+                          const std::string& reason) {
+  throw_input_error(file.path, name, "row " + std::to_string(row) + ": " + reason);
+}
+
+}  // namespace
+
+void write_lensmap(const std::filesystem::path& path, const std::string& display_path,
+                   const LensmapAttributes& attributes, const LensmapArrays& arrays) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  const h5::Handle file_properties = untimed(H5P_FILE_CREATE);
+  h5::File file{
+      h5::Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, file_properties.get(), H5P_DEFAULT)),
+      display_path};
+  if (!file.handle.valid()) throw_run_failure(display_path, "cannot create HDF5 file");
+  const std::uint64_t n = arrays.vertex_count(), m = arrays.triangle_count();
+  write_group(file, "/vertices");
+  write_rows(file, "/vertices/xy", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, arrays.xy.data(), n, 2);
+  write_rows(file, "/vertices/dir", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, arrays.dir.data(), n, 3);
+  write_rows(file, "/vertices/g", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, arrays.g.data(), n, 0);
+  write_rows(file, "/vertices/status", H5T_STD_U8LE, H5T_NATIVE_UINT8, arrays.status.data(), n, 0);
+  write_group(file, "/triangles");
+  write_rows(file, "/triangles/v", H5T_STD_U32LE, H5T_NATIVE_UINT32,
+             arrays.triangle_vertices.data(), m, 3);
+  write_rows(file, "/triangles/mu", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, arrays.mu.data(), m, 0);
+  write_rows(file, "/triangles/parity", H5T_STD_I8LE, H5T_NATIVE_INT8, arrays.parity.data(), m, 0);
+  write_rows(file, "/triangles/depth", H5T_STD_U8LE, H5T_NATIVE_UINT8, arrays.depth.data(), m, 0);
+  write_attributes(file, attributes);
+  if (H5Fflush(file.id(), H5F_SCOPE_GLOBAL) < 0)
+    throw_run_failure(display_path, "cannot flush HDF5 file (disk full?)");
+}
+
+LensmapReader::LensmapReader(const std::filesystem::path& path) : file_(h5::open_file(path)) {
+  if (!h5::has_attribute(file_, "format"))
+    throw_input_error(file_.path, "attribute format", "missing: not a starlens lens map");
+  const std::string format = h5::read_string_attribute(file_, "format");
+  if (format != kLensmapFormat)
+    throw_input_error(file_.path, "attribute format", "'" + format + "' is not " + kLensmapFormat);
+  const std::int64_t version = h5::read_int_attribute(file_, "version");
+  if (version > kLensmapVersion)
+    throw_input_error(file_.path, "attribute version",
+                      std::to_string(version) + " is newer than this build reads (" +
+                          std::to_string(kLensmapVersion) + ")");
+  if (version < 1) throw_input_error(file_.path, "attribute version", "invalid");
+  attributes_ = read_attributes(file_);
+  vertex_count_ = checked_rows(file_, "/vertices/xy", 2, H5T_FLOAT);
+  triangle_count_ = checked_rows(file_, "/triangles/v", 3, H5T_INTEGER);
+  const std::pair<const char*, std::uint64_t> expected[] = {
+      {"/vertices/dir", vertex_count_},       {"/vertices/g", vertex_count_},
+      {"/vertices/status", vertex_count_},    {"/triangles/mu", triangle_count_},
+      {"/triangles/parity", triangle_count_}, {"/triangles/depth", triangle_count_}};
+  for (const auto& [name, rows] : expected) {
+    const std::string dataset = name;
+    const bool floating =
+        dataset == "/vertices/dir" || dataset == "/vertices/g" || dataset == "/triangles/mu";
+    const std::uint64_t columns = dataset == "/vertices/dir" ? 3 : 0;
+    if (checked_rows(file_, dataset, columns, floating ? H5T_FLOAT : H5T_INTEGER) != rows)
+      throw_input_error(
+          file_.path, dataset,
+          "has a different row count than " +
+              std::string(dataset.starts_with("/vertices") ? "/vertices/xy" : "/triangles/v"));
+  }
+  if (vertex_count_ > std::uint64_t{UINT32_MAX})
+    throw_input_error(file_.path, "/vertices/xy", "more vertices than uint32 indices address");
+}
+
+std::vector<LensmapVertex> LensmapReader::read_vertices(std::uint64_t first,
+                                                        std::uint64_t count) const {
+  std::vector<double> xy(2 * count), dir(3 * count), g(count);
+  std::vector<std::uint8_t> status(count);
+  h5::read_rows(file_, "/vertices/xy", H5T_NATIVE_DOUBLE, xy.data(), first, count);
+  h5::read_rows(file_, "/vertices/dir", H5T_NATIVE_DOUBLE, dir.data(), first, count);
+  h5::read_rows(file_, "/vertices/g", H5T_NATIVE_DOUBLE, g.data(), first, count);
+  h5::read_rows(file_, "/vertices/status", H5T_NATIVE_UINT8, status.data(), first, count);
+  std::vector<LensmapVertex> vertices(count);
+  for (std::uint64_t i = 0; i < count; ++i) {
+    LensmapVertex& v = vertices[i];
+    v = {xy[2 * i], xy[2 * i + 1], {dir[3 * i], dir[3 * i + 1], dir[3 * i + 2]}, g[i], status[i]};
+    if (!std::isfinite(v.x) || !std::isfinite(v.y))
+      bad_row(file_, "/vertices/xy", first + i, "not finite");
+    if (v.status > 2) bad_row(file_, "/vertices/status", first + i, "not 0, 1 or 2");
+    if (v.status == 0 && !(std::abs(norm(v.direction) - 1) < 1e-9))
+      bad_row(file_, "/vertices/dir", first + i, "escaped vertex without a unit direction");
+    if (v.status == 0 && !(std::isfinite(v.g) && v.g > 0))
+      bad_row(file_, "/vertices/g", first + i, "escaped vertex without a positive g");
+  }
+  return vertices;
+}
+
+std::vector<LensmapTriangle> LensmapReader::read_triangles(std::uint64_t first,
+                                                           std::uint64_t count) const {
+  std::vector<std::uint32_t> v(3 * count);
+  std::vector<double> mu(count);
+  std::vector<std::int8_t> parity(count);
+  std::vector<std::uint8_t> depth(count);
+  h5::read_rows(file_, "/triangles/v", H5T_NATIVE_UINT32, v.data(), first, count);
+  h5::read_rows(file_, "/triangles/mu", H5T_NATIVE_DOUBLE, mu.data(), first, count);
+  h5::read_rows(file_, "/triangles/parity", H5T_NATIVE_INT8, parity.data(), first, count);
+  h5::read_rows(file_, "/triangles/depth", H5T_NATIVE_UINT8, depth.data(), first, count);
+  std::vector<LensmapTriangle> triangles(count);
+  for (std::uint64_t i = 0; i < count; ++i) {
+    LensmapTriangle& t = triangles[i];
+    t = {{v[3 * i], v[3 * i + 1], v[3 * i + 2]}, mu[i], parity[i], depth[i]};
+    for (std::uint32_t index : t.v)
+      if (index >= vertex_count_)
+        bad_row(file_, "/triangles/v", first + i,
+                "vertex " + std::to_string(index) + " beyond the " + std::to_string(vertex_count_) +
+                    " vertices");
+    if (t.parity != 1 && t.parity != -1) bad_row(file_, "/triangles/parity", first + i, "not +-1");
+    if (!(std::isfinite(t.mu) && t.mu > 0))
+      bad_row(file_, "/triangles/mu", first + i, "not a positive finite magnification");
+  }
+  return triangles;
+}
+
+}  // namespace starlens

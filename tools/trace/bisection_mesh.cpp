@@ -1,0 +1,138 @@
+#include "bisection_mesh.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace starlens {
+namespace {
+
+std::uint64_t edge_key(std::uint32_t a, std::uint32_t b) {
+  return a < b ? (std::uint64_t{a} << 32) | b : (std::uint64_t{b} << 32) | a;
+}
+
+}  // namespace
+
+BisectionMesh::BisectionMesh(double width, double height, double step) {
+  const auto columns = static_cast<std::uint32_t>(std::max(1.0, std::ceil(width / step)));
+  const auto rows = static_cast<std::uint32_t>(std::max(1.0, std::ceil(height / step)));
+  for (std::uint32_t j = 0; j <= rows; ++j)
+    for (std::uint32_t i = 0; i <= columns; ++i) add_vertex(i * step, j * step);
+  const auto at = [&](std::uint32_t i, std::uint32_t j) { return j * (columns + 1) + i; };
+  for (std::uint32_t j = 0; j < rows; ++j) {
+    for (std::uint32_t i = 0; i < columns; ++i) {
+      const std::uint32_t tl = at(i, j), tr = at(i + 1, j), bl = at(i, j + 1),
+                          br = at(i + 1, j + 1);
+      // Diagonals alternate (a "union jack" grid) so that the mesh has no preferred direction.
+      if ((i + j) % 2 == 0) {
+        add_triangle(tr, br, tl, 0);
+        add_triangle(bl, tl, br, 0);
+      } else {
+        add_triangle(tl, tr, bl, 0);
+        add_triangle(br, bl, tr, 0);
+      }
+    }
+  }
+  link_base_neighbours();
+}
+
+std::uint32_t BisectionMesh::add_vertex(double x, double y) {
+  if (x_.size() >= UINT32_MAX)
+    throw std::length_error("mesh has more vertices than uint32 indices");
+  x_.push_back(x);
+  y_.push_back(y);
+  return static_cast<std::uint32_t>(x_.size() - 1);
+}
+
+std::int32_t BisectionMesh::add_triangle(std::uint32_t v0, std::uint32_t v1, std::uint32_t v2,
+                                         std::uint8_t depth, std::uint32_t outer_midpoint) {
+  if (triangles_.size() >= INT32_MAX) throw std::length_error("mesh has too many triangles");
+  triangles_.emplace_back();
+  const auto t = static_cast<std::int32_t>(triangles_.size() - 1);
+  set_triangle(t, {v0, v1, v2}, depth, outer_midpoint);
+  return t;
+}
+
+void BisectionMesh::set_triangle(std::int32_t t, const std::array<std::uint32_t, 3>& v,
+                                 std::uint8_t depth, std::uint32_t outer_midpoint) {
+  MeshTriangle& triangle = triangles_[t];
+  triangle.v = v;
+  triangle.depth = depth;
+  triangle.midpoint = {outer_midpoint, kNoVertex, kNoVertex};
+  triangle.neighbour = {-1, -1, -1};
+}
+
+void BisectionMesh::link_base_neighbours() {
+  std::unordered_map<std::uint64_t, std::pair<std::int32_t, int>> open_edges;
+  open_edges.reserve(triangles_.size() * 2);
+  for (std::int32_t t = 0; t < static_cast<std::int32_t>(triangles_.size()); ++t) {
+    for (int k = 0; k < 3; ++k) {
+      const auto& v = triangles_[t].v;
+      const std::uint64_t key = edge_key(v[(k + 1) % 3], v[(k + 2) % 3]);
+      const auto [found, inserted] = open_edges.try_emplace(key, t, k);
+      if (inserted) continue;
+      triangles_[t].neighbour[k] = found->second.first;
+      triangles_[found->second.first].neighbour[found->second.second] = t;
+      open_edges.erase(found);
+    }
+  }
+}
+
+std::uint32_t BisectionMesh::midpoint(std::int32_t t, int k) {
+  MeshTriangle& triangle = triangles_[t];
+  if (triangle.midpoint[k] != kNoVertex) return triangle.midpoint[k];
+  const std::uint32_t a = triangle.v[(k + 1) % 3], b = triangle.v[(k + 2) % 3];
+  const std::uint32_t m = add_vertex((x_[a] + x_[b]) / 2, (y_[a] + y_[b]) / 2);
+  triangles_[t].midpoint[k] = m;
+  const std::int32_t other = triangles_[t].neighbour[k];
+  if (other >= 0)
+    for (int j = 0; j < 3; ++j)
+      if (triangles_[other].neighbour[j] == t) triangles_[other].midpoint[j] = m;
+  return m;
+}
+
+void BisectionMesh::replace_neighbour(std::int32_t t, std::int32_t old_neighbour,
+                                      std::int32_t new_neighbour) {
+  if (t < 0) return;
+  for (auto& n : triangles_[t].neighbour)
+    if (n == old_neighbour) n = new_neighbour;
+}
+
+void BisectionMesh::split(std::int32_t t, std::vector<std::int32_t>& created) {
+  std::int32_t base = triangles_[t].neighbour[0];
+  // A coarser neighbour has our hypotenuse as one of its legs: split it first, which
+  // leaves a child across our hypotenuse that shares it as its own hypotenuse.
+  if (base >= 0 && triangles_[base].neighbour[0] != t) {
+    split(base, created);
+    base = triangles_[t].neighbour[0];
+    if (base < 0 || triangles_[base].neighbour[0] != t)
+      throw std::logic_error("bisection mesh lost conformity");
+  }
+  const std::uint32_t m = midpoint(t, 0);
+  const MeshTriangle parent = triangles_[t];
+  const auto [v0, v1, v2] = parent.v;
+  const std::uint8_t depth = parent.depth + 1;
+  // Children of X = (x0; x1, x2): first = (m; x0, x1) in X's own slot, second = (m; x2, x0)
+  // appended; each keeps the midpoint already made on its outer edge.
+  const std::int32_t t_first = t;
+  set_triangle(t_first, {m, v0, v1}, depth, parent.midpoint[2]);
+  const std::int32_t t_second = add_triangle(m, v2, v0, depth, parent.midpoint[1]);
+  std::int32_t b_first = -1, b_second = -1;
+  if (base >= 0) {
+    const MeshTriangle other = triangles_[base];
+    const auto [w0, w1, w2] = other.v;  // w1 == v2, w2 == v1
+    b_first = base;
+    set_triangle(b_first, {m, w0, w1}, depth, other.midpoint[2]);
+    b_second = add_triangle(m, w2, w0, depth, other.midpoint[1]);
+    triangles_[b_first].neighbour = {other.neighbour[2], t_second, b_second};
+    triangles_[b_second].neighbour = {other.neighbour[1], b_first, t_first};
+    replace_neighbour(other.neighbour[1], base, b_second);
+  }
+  triangles_[t_first].neighbour = {parent.neighbour[2], b_second, t_second};
+  triangles_[t_second].neighbour = {parent.neighbour[1], t_first, b_first};
+  replace_neighbour(parent.neighbour[1], t, t_second);
+  created.insert(created.end(), {t_first, t_second});
+  if (base >= 0) created.insert(created.end(), {b_first, b_second});
+}
+
+}  // namespace starlens

@@ -1,0 +1,65 @@
+#pragma once
+// A conforming triangle mesh of the image plane refined by newest-vertex bisection (a 4-8
+// mesh): the base grid's cells are split into two triangles, and a triangle is always split
+// at the midpoint of its hypotenuse together with the neighbour across it, after splitting
+// that neighbour first when it is coarser. So the mesh never has hanging vertices: every
+// edge is shared by exactly two triangles (one on the border), neighbouring triangles agree
+// on the midpoint vertex, and source triangles tile the sky without gaps or overlaps.
+// Combinatorics and pixel positions only; tracing and criteria live in mesh_refiner.
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace starlens {
+
+inline constexpr std::uint32_t kNoVertex = 0xffffffffu;
+
+// Vertex v0 is the apex (newest vertex), (v1, v2) the hypotenuse; (v0, v1, v2) is wound so
+// that (x1-x0)(y2-y0) - (x2-x0)(y1-y0) > 0 in pixels. neighbour[k] is the triangle across
+// the edge opposite v[k] (-1 on the border); midpoint[k] that edge's midpoint vertex once
+// made (kNoVertex before), recorded on both sides of the edge so that they share it.
+struct MeshTriangle {
+  std::array<std::uint32_t, 3> v{};
+  std::array<std::int32_t, 3> neighbour{-1, -1, -1};
+  std::array<std::uint32_t, 3> midpoint{kNoVertex, kNoVertex, kNoVertex};
+  std::uint8_t depth = 0;
+};
+
+class BisectionMesh {
+ public:
+  // A grid of square cells of `step` pixels covering [0, width] x [0, height] (the last row
+  // and column may reach past the image), two triangles per cell.
+  BisectionMesh(double width, double height, double step);
+
+  const std::vector<double>& x() const { return x_; }
+  const std::vector<double>& y() const { return y_; }
+  std::size_t vertex_count() const { return x_.size(); }
+  const std::vector<MeshTriangle>& triangles() const { return triangles_; }
+  // Hands the vertex coordinates over (the mesh is not used afterwards).
+  std::vector<double> release_x() { return std::move(x_); }
+  std::vector<double> release_y() { return std::move(y_); }
+  const MeshTriangle& triangle(std::int32_t t) const { return triangles_[t]; }
+
+  // The vertex at the midpoint of the edge of leaf t opposite its vertex k, created on first
+  // request from either side of the edge. Vertices are only ever appended.
+  std::uint32_t midpoint(std::int32_t t, int k);
+  // Splits t (and the neighbour across its hypotenuse, and coarser neighbours first as
+  // conformity requires). A split triangle's slot is reused for its first child, so every
+  // triangle in the mesh is a leaf; every slot given a new triangle is appended to `created`
+  // (possibly more than once).
+  void split(std::int32_t t, std::vector<std::int32_t>& created);
+
+ private:
+  std::uint32_t add_vertex(double x, double y);
+  std::int32_t add_triangle(std::uint32_t v0, std::uint32_t v1, std::uint32_t v2,
+                            std::uint8_t depth, std::uint32_t outer_midpoint = kNoVertex);
+  void set_triangle(std::int32_t t, const std::array<std::uint32_t, 3>& v, std::uint8_t depth,
+                    std::uint32_t outer_midpoint);
+  void replace_neighbour(std::int32_t t, std::int32_t old_neighbour, std::int32_t new_neighbour);
+  void link_base_neighbours();
+
+  std::vector<double> x_, y_;
+  std::vector<MeshTriangle> triangles_;
+};
+
+}  // namespace starlens

@@ -1,0 +1,278 @@
+#include "mesh_refiner.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "bisection_mesh.h"
+#include "triangle_measures.h"
+
+namespace starlens {
+namespace {
+
+enum class Verdict : std::uint8_t { pending, keep, shadow, split, dropped };
+
+// Per-triangle evaluation, indexed like the mesh's triangles.
+struct Evaluation {
+  Verdict verdict = Verdict::pending;
+  DropReason reason = DropReason::failed;  // why it failed, for split and dropped
+  std::int8_t parity = 0;                  // 0: not all escaped, or degenerate
+  float image_solid_angle = 0;             // only compared with a threshold
+  double mu = 0;
+};
+
+// A triangle failing size or tolerance whose failure, scaled as if the map were linear down
+// to the maximum depth (edges halve every two bisections, errors go with their square),
+// would still exceed the bound this many times over is dropped at once: refining it is
+// futile (the photon ring's band next to the shadow, where the map winds without bound).
+constexpr double kFutileMargin = 8;
+
+class MeshRefiner {
+ public:
+  MeshRefiner(const Camera& camera, const Spacetime& spacetime, const MeshParameters& parameters,
+              const std::function<void(std::uint64_t)>& on_traced)
+      : camera_(camera),
+        spacetime_(spacetime),
+        parameters_(parameters),
+        on_traced_(on_traced),
+        mesh_(camera.width(), camera.height(), parameters.step),
+        max_source_chord_(2 * std::sin(std::min(parameters.max_source_radians, kPi) / 2)) {}
+
+  RefinedMesh run();
+
+ private:
+  void trace_new_vertices();
+  Vec3 camera_direction(std::uint32_t v) const {
+    return camera_.direction(mesh_.x()[v], mesh_.y()[v]);
+  }
+  ImagePoint point(std::uint32_t v) const {
+    return {mesh_.x()[v], mesh_.y()[v], rays_[v].source_direction};
+  }
+  bool escaped(std::uint32_t v) const { return rays_[v].status == RayStatus::escaped; }
+  void measure(std::int32_t t);
+  void check_vertices(std::int32_t t);
+  void check_midpoints(std::int32_t t, const std::array<std::uint32_t, 3>& midpoints);
+  void fail(std::int32_t t, DropReason reason, double futility = 0);
+  RefinedMesh collect();
+
+  const Camera& camera_;
+  const Spacetime& spacetime_;
+  const MeshParameters parameters_;
+  const std::function<void(std::uint64_t)>& on_traced_;
+  BisectionMesh mesh_;
+  const double max_source_chord_;
+  std::vector<TracedRay> rays_;
+  std::vector<Evaluation> evaluations_;
+  std::int64_t passes_ = 0;
+  std::int64_t dropped_early_ = 0;
+};
+
+void MeshRefiner::trace_new_vertices() {
+  const auto first = static_cast<std::int64_t>(rays_.size());
+  const auto count = static_cast<std::int64_t>(mesh_.vertex_count());
+  if (first == count) return;
+  rays_.resize(count);
+#pragma omp parallel for schedule(dynamic, 1024)
+  for (std::int64_t v = first; v < count; ++v) rays_[v] = spacetime_.trace(camera_direction(v));
+  if (on_traced_) on_traced_(static_cast<std::uint64_t>(count - first));
+}
+
+// Magnification and parity of an all-escaped triangle from its image and source solid angles.
+void MeshRefiner::measure(std::int32_t t) {
+  const auto& v = mesh_.triangle(t).v;
+  Evaluation& e = evaluations_[t];
+  if (!(escaped(v[0]) && escaped(v[1]) && escaped(v[2]))) return;
+  const double image =
+      signed_solid_angle(camera_direction(v[0]), camera_direction(v[1]), camera_direction(v[2]));
+  const double source = signed_solid_angle(
+      rays_[v[0]].source_direction, rays_[v[1]].source_direction, rays_[v[2]].source_direction);
+  e.image_solid_angle = static_cast<float>(image);
+  e.parity = static_cast<std::int8_t>((image > 0) == (source > 0) ? 1 : -1);
+  if (image == 0 || source == 0) e.parity = 0;
+  e.mu = std::abs(image) / std::abs(source);
+}
+
+// `futility`: how many times over the bound the failure would remain at the maximum depth.
+void MeshRefiner::fail(std::int32_t t, DropReason reason, double futility) {
+  Evaluation& e = evaluations_[t];
+  e.reason = reason;
+  const bool can_split = mesh_.triangle(t).depth < parameters_.max_depth &&
+                         reason != DropReason::failed && reason != DropReason::degenerate &&
+                         !(futility > kFutileMargin);
+  e.verdict = can_split ? Verdict::split : Verdict::dropped;
+}
+
+// Criteria that need only the vertices: status, degeneracy, orientation, source size.
+void MeshRefiner::check_vertices(std::int32_t t) {
+  const MeshTriangle& triangle = mesh_.triangle(t);
+  const auto& v = triangle.v;
+  int captured = 0;
+  for (std::uint32_t index : v) {
+    if (rays_[index].status == RayStatus::failed) return fail(t, DropReason::failed);
+    captured += rays_[index].status == RayStatus::captured;
+  }
+  if (captured == 3) {
+    evaluations_[t].verdict = Verdict::shadow;
+    return;
+  }
+  if (captured > 0) return fail(t, DropReason::status);
+  // Zero solid angle on the camera's sky compared with the pixel area's (the poles of an
+  // equirect image): nothing maps there.
+  const auto& x = mesh_.x();
+  const auto& y = mesh_.y();
+  const double area = std::abs((x[v[1]] - x[v[0]]) * (y[v[2]] - y[v[0]]) -
+                               (x[v[2]] - x[v[0]]) * (y[v[1]] - y[v[0]])) /
+                      2;
+  const double focal = camera_.focal_length();
+  const Evaluation& e = evaluations_[t];
+  if (std::abs(e.image_solid_angle) < 1e-9 * area / (focal * focal))
+    return fail(t, DropReason::degenerate);
+  if (e.parity == 0 || !std::isfinite(e.mu)) return fail(t, DropReason::orientation);
+  for (std::int32_t n : triangle.neighbour)
+    if (n >= 0 && evaluations_[n].parity != 0 && evaluations_[n].parity != e.parity)
+      return fail(t, DropReason::orientation);
+  // Source edge longer than the limit: compared as chords, 2 sin(angle / 2), exactly
+  // equivalent for angles in [0, pi] and free of atan2.
+  double longest_chord = 0;
+  for (int k = 0; k < 3; ++k)
+    longest_chord =
+        std::max(longest_chord, vec::norm(vec::minus(rays_[v[k]].source_direction,
+                                                     rays_[v[(k + 1) % 3]].source_direction)));
+  if (longest_chord > max_source_chord_) {
+    const double shrink = std::pow(0.5, (parameters_.max_depth - triangle.depth) / 2.0);
+    return fail(t, DropReason::source_size, longest_chord * shrink / max_source_chord_);
+  }
+  evaluations_[t].verdict = Verdict::pending;  // passed; the midpoints decide
+}
+
+// Criterion (b) at the three edge midpoints, with two error measures: DESIGN's (the midpoint's
+// angle off the normalised mean of the edge's source ends, in pixels by the edge's
+// image/source length ratio) and the producer's own (the midpoint's source placed in the
+// triangle by gnomonic barycentric weights, distance from the traced midpoint in pixels).
+// The second catches anisotropic stretching that the first underestimates.
+void MeshRefiner::check_midpoints(std::int32_t t, const std::array<std::uint32_t, 3>& midpoints) {
+  const MeshTriangle& triangle = mesh_.triangle(t);
+  const auto& v = triangle.v;
+  const ImagePoint p0 = point(v[0]), p1 = point(v[1]), p2 = point(v[2]);
+  double worst = 0;
+  for (int k = 0; k < 3; ++k) {
+    const std::uint32_t m = midpoints[k];
+    if (rays_[m].status == RayStatus::failed) return fail(t, DropReason::failed);
+    if (rays_[m].status == RayStatus::captured) return fail(t, DropReason::status);
+    const ImagePoint mid = point(m);
+    worst = std::max({worst, edge_midpoint_error(point(v[(k + 1) % 3]), point(v[(k + 2) % 3]), mid),
+                      interpolation_error(p0, p1, p2, mid)});
+  }
+  if (!(worst <= parameters_.tolerance)) {
+    const double shrink = std::pow(0.5, parameters_.max_depth - triangle.depth);
+    return fail(t, DropReason::tolerance, worst * shrink / parameters_.tolerance);
+  }
+  evaluations_[t].verdict = Verdict::keep;
+}
+
+RefinedMesh MeshRefiner::run() {
+  std::vector<std::int32_t> pending(mesh_.triangles().size());
+  for (std::size_t t = 0; t < pending.size(); ++t) pending[t] = static_cast<std::int32_t>(t);
+  std::vector<std::int32_t> candidates, created;
+  std::vector<std::array<std::uint32_t, 3>> candidate_midpoints;
+  while (!pending.empty()) {
+    ++passes_;
+    trace_new_vertices();  // vertices made by the last pass's splits
+    evaluations_.resize(mesh_.triangles().size());
+    const auto count = static_cast<std::int64_t>(pending.size());
+#pragma omp parallel for schedule(dynamic, 4096)
+    for (std::int64_t i = 0; i < count; ++i) measure(pending[i]);
+#pragma omp parallel for schedule(dynamic, 4096)
+    for (std::int64_t i = 0; i < count; ++i) check_vertices(pending[i]);
+    // Triangles that passed so far need all three edge midpoints traced.
+    candidates.clear();
+    candidate_midpoints.clear();
+    for (std::int32_t t : pending) {
+      if (evaluations_[t].verdict != Verdict::pending) continue;
+      candidates.push_back(t);
+      candidate_midpoints.push_back(
+          {mesh_.midpoint(t, 0), mesh_.midpoint(t, 1), mesh_.midpoint(t, 2)});
+    }
+    trace_new_vertices();
+    const auto candidate_count = static_cast<std::int64_t>(candidates.size());
+#pragma omp parallel for schedule(dynamic, 4096)
+    for (std::int64_t i = 0; i < candidate_count; ++i)
+      check_midpoints(candidates[i], candidate_midpoints[i]);
+    created.clear();
+    for (std::int32_t t : pending) {
+      const Evaluation& e = evaluations_[t];
+      if (e.verdict == Verdict::dropped && mesh_.triangle(t).depth < parameters_.max_depth &&
+          (e.reason == DropReason::source_size || e.reason == DropReason::tolerance))
+        ++dropped_early_;
+      if (e.verdict != Verdict::split) continue;  // or its slot now holds a new child
+      const std::size_t first_new = created.size();
+      mesh_.split(t, created);
+      evaluations_.resize(mesh_.triangles().size());
+      for (std::size_t i = first_new; i < created.size(); ++i)
+        evaluations_[created[i]] = Evaluation{};
+    }
+    std::sort(created.begin(), created.end());
+    created.erase(std::unique(created.begin(), created.end()), created.end());
+    pending.swap(created);
+  }
+  return collect();
+}
+
+RefinedMesh MeshRefiner::collect() {
+  RefinedMesh result;
+  result.used.assign(mesh_.vertex_count(), 0);
+  result.passes = passes_;
+  result.dropped_early = dropped_early_;
+  result.kept_by_depth.assign(parameters_.max_depth + 1, 0);
+  const auto& triangles = mesh_.triangles();
+  for (std::size_t t = 0; t < triangles.size(); ++t) {
+    for (std::uint32_t v : triangles[t].v) result.used[v] = 1;
+    const Evaluation& e = evaluations_[t];
+    switch (e.verdict) {
+      case Verdict::keep:
+        result.kept.push_back({triangles[t].v, e.mu, e.parity, triangles[t].depth});
+        ++result.kept_by_depth[triangles[t].depth];
+        break;
+      case Verdict::shadow:
+        ++result.shadow_triangles;
+        break;
+      case Verdict::dropped:
+        ++result.dropped[static_cast<int>(e.reason)];
+        break;
+      case Verdict::pending:
+      case Verdict::split:
+        break;  // impossible for a final leaf
+    }
+  }
+  result.x = mesh_.release_x();
+  result.y = mesh_.release_y();
+  result.rays = std::move(rays_);
+  return result;
+}
+
+}  // namespace
+
+const char* drop_reason_name(DropReason reason) {
+  switch (reason) {
+    case DropReason::failed:
+      return "failed";
+    case DropReason::status:
+      return "status";
+    case DropReason::orientation:
+      return "orientation";
+    case DropReason::tolerance:
+      return "tolerance";
+    case DropReason::source_size:
+      return "source_size";
+    case DropReason::degenerate:
+      return "degenerate";
+  }
+  return "?";
+}
+
+RefinedMesh refine_lens_mesh(const Camera& camera, const Spacetime& spacetime,
+                             const MeshParameters& parameters,
+                             const std::function<void(std::uint64_t)>& on_traced) {
+  return MeshRefiner(camera, spacetime, parameters, on_traced).run();
+}
+
+}  // namespace starlens

@@ -1,0 +1,63 @@
+#pragma once
+// The adaptive lens-map mesh of DESIGN section 3: trace the base grid, then bisect triangles
+// while (a) their vertices (or edge midpoints) disagree in status, (b) linear inverse mapping
+// errs by more than the tolerance at an edge midpoint, or (c) the source triangle is too
+// large or its orientation differs from a neighbour's (it straddles a critical curve), up to
+// the maximum depth; what still fails there is dropped and counted by reason. A triangle that
+// could not pass even at the maximum depth is dropped at once (see mesh_refiner.cpp).
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "lensmap/camera.h"
+#include "spacetime/spacetime.h"
+
+namespace starlens {
+
+struct MeshParameters {
+  double step = 4;                // px, base grid
+  double tolerance = 0.01;        // px, linear inverse mapping error
+  double max_source_radians = 0;  // longest source edge
+  int max_depth = 10;             // bisections below the base grid
+};
+
+// Why a triangle was not kept. `degenerate`: zero solid angle on the camera's sky (the
+// poles of an equirect image), never refined.
+enum class DropReason : std::uint8_t {
+  failed,
+  status,
+  orientation,
+  tolerance,
+  source_size,
+  degenerate
+};
+constexpr int kDropReasonCount = 6;
+const char* drop_reason_name(DropReason reason);
+
+struct KeptTriangle {
+  std::array<std::uint32_t, 3> v;
+  double mu;
+  std::int8_t parity;
+  std::uint8_t depth;
+};
+
+struct RefinedMesh {
+  std::vector<double> x, y;        // every vertex created
+  std::vector<TracedRay> rays;     // its traced ray
+  std::vector<std::uint8_t> used;  // 1 where a final (kept, shadow or dropped) triangle uses it
+  std::vector<KeptTriangle> kept;
+  std::int64_t shadow_triangles = 0;
+  std::array<std::int64_t, kDropReasonCount> dropped{};
+  std::vector<std::int64_t> kept_by_depth;  // histogram, index = depth
+  std::int64_t passes = 0;
+  // Of the dropped: those given up before the maximum depth as futile (see kFutileMargin).
+  std::int64_t dropped_early = 0;
+};
+
+// `on_traced(n)` is called (from one thread) after each batch of n rays.
+RefinedMesh refine_lens_mesh(const Camera& camera, const Spacetime& spacetime,
+                             const MeshParameters& parameters,
+                             const std::function<void(std::uint64_t)>& on_traced);
+
+}  // namespace starlens

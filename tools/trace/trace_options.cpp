@@ -1,0 +1,141 @@
+#include "trace_options.h"
+
+#include <cmath>
+
+#include "core/errors.h"
+
+namespace starlens {
+namespace {
+
+[[noreturn]] void bad_flag(const std::string& flag, const std::string& reason) {
+  throw_input_error("(arguments)", flag, reason);
+}
+
+void require_finite(double value, const std::string& flag) {
+  if (!std::isfinite(value)) bad_flag(flag, "must be a finite number");
+}
+
+void require_latitude(double degrees, const std::string& flag) {
+  if (!(std::abs(degrees) <= 90)) bad_flag(flag, "latitude must be within [-90, 90] degrees");
+}
+
+// The frame the hole is placed in: its pole is the camera's "up", its x axis the fallback.
+struct PlacementFrame {
+  std::string name;
+  double lon, lat;
+  Vec3 (*to_icrs)(const Vec3&);
+};
+
+Vec3 identity(const Vec3& v) {
+  return v;
+}
+
+PlacementFrame placement_frame(const TraceOptions& o) {
+  const bool galactic = o.bh_l || o.bh_b;
+  const bool icrs = o.bh_ra || o.bh_dec;
+  if (galactic && icrs) bad_flag("--bh-l/--bh-b", "give either --bh-l/--bh-b or --bh-ra/--bh-dec");
+  if (icrs) {
+    if (!o.bh_ra || !o.bh_dec) bad_flag("--bh-ra/--bh-dec", "give both");
+    return {"icrs", *o.bh_ra, *o.bh_dec, identity};
+  }
+  return {"galactic", o.bh_l.value_or(0), o.bh_b.value_or(0), galactic_to_icrs};
+}
+
+}  // namespace
+
+void add_trace_flags(CLI::App& app, TraceOptions& o) {
+  app.add_option("--spacetime", o.spacetime, "minkowski | schwarzschild")->capture_default_str();
+  app.add_option("--r-obs", o.r_obs, "Observer radius in units of M (> 3 for schwarzschild)")
+      ->capture_default_str();
+  app.add_option("--bh-l", o.bh_l, "Galactic longitude of the hole, degrees (default 0)");
+  app.add_option("--bh-b", o.bh_b, "Galactic latitude of the hole, degrees (default 0)");
+  app.add_option("--bh-ra", o.bh_ra, "ICRS right ascension of the hole, degrees");
+  app.add_option("--bh-dec", o.bh_dec, "ICRS declination of the hole, degrees");
+  app.add_option("--look-dlon", o.look_dlon,
+                 "Look direction: longitude offset from the hole in its frame, degrees")
+      ->capture_default_str();
+  app.add_option("--look-dlat", o.look_dlat,
+                 "Look direction: latitude offset from the hole in its frame, degrees")
+      ->capture_default_str();
+  app.add_option("--roll", o.roll, "Camera roll, degrees counter-clockwise on screen")
+      ->capture_default_str();
+  app.add_option("--fov", o.fov,
+                 "Horizontal field of view, degrees (pinhole 60, fisheye 180, equirect 360)");
+  app.add_option("--width", o.width, "Image width, pixels")->capture_default_str();
+  app.add_option("--height", o.height, "Image height, pixels")->capture_default_str();
+  app.add_option("--projection", o.projection, "pinhole | equirect | fisheye")
+      ->capture_default_str();
+  app.add_option("--mesh-step", o.mesh_step, "Base grid step, pixels")->capture_default_str();
+  app.add_option("--mesh-tol", o.mesh_tol, "Linear inverse mapping tolerance, pixels")
+      ->capture_default_str();
+  app.add_option("--mesh-max-source", o.mesh_max_source, "Largest source triangle edge, degrees")
+      ->capture_default_str();
+  app.add_option("--mesh-max-depth", o.mesh_max_depth, "Bisections below the base grid")
+      ->capture_default_str();
+  app.add_option("-o,--output", o.output, "Output lensmap.h5");
+}
+
+TraceSetup resolve_trace_options(const TraceOptions& o) {
+  const std::pair<double, const char*> numbers[] = {{o.r_obs, "--r-obs"},
+                                                    {o.look_dlon, "--look-dlon"},
+                                                    {o.look_dlat, "--look-dlat"},
+                                                    {o.roll, "--roll"},
+                                                    {o.mesh_step, "--mesh-step"},
+                                                    {o.mesh_tol, "--mesh-tol"},
+                                                    {o.mesh_max_source, "--mesh-max-source"}};
+  for (const auto& [value, flag] : numbers) require_finite(value, flag);
+  if (o.spacetime != "minkowski" && o.spacetime != "schwarzschild")
+    bad_flag("--spacetime", "unknown spacetime '" + o.spacetime + "' (minkowski or schwarzschild)");
+  if (!(o.r_obs > 0)) bad_flag("--r-obs", "must be positive");
+  if (!(o.mesh_step > 0 && o.mesh_step <= 4096)) bad_flag("--mesh-step", "must be in (0, 4096] px");
+  if (!(o.mesh_tol > 0)) bad_flag("--mesh-tol", "must be positive");
+  if (!(o.mesh_max_source > 0 && o.mesh_max_source <= 180))
+    bad_flag("--mesh-max-source", "must be in (0, 180] degrees");
+  if (o.mesh_max_depth < 0 || o.mesh_max_depth > 40) bad_flag("--mesh-max-depth", "must be 0..40");
+
+  const PlacementFrame frame = placement_frame(o);
+  require_finite(frame.lon, frame.name == "icrs" ? "--bh-ra" : "--bh-l");
+  require_finite(frame.lat, frame.name == "icrs" ? "--bh-dec" : "--bh-b");
+  require_latitude(frame.lat, frame.name == "icrs" ? "--bh-dec" : "--bh-b");
+  require_latitude(frame.lat + o.look_dlat, "--look-dlat");
+
+  TraceSetup setup;
+  setup.projection = parse_projection(o.projection);
+  setup.fov_degrees = o.fov.value_or(default_fov_degrees(setup.projection));
+  require_finite(setup.fov_degrees, "--fov");
+  const Vec3 hole =
+      frame.to_icrs(unit_vector_from_angles(frame.lon * kDegree, frame.lat * kDegree));
+  const Vec3 look = frame.to_icrs(unit_vector_from_angles((frame.lon + o.look_dlon) * kDegree,
+                                                          (frame.lat + o.look_dlat) * kDegree));
+  setup.observer = {o.r_obs, hole};
+  setup.axes =
+      camera_axes(look, frame.to_icrs({0, 0, 1}), frame.to_icrs({1, 0, 0}), o.roll * kDegree);
+  setup.mesh = {o.mesh_step, o.mesh_tol, o.mesh_max_source * kDegree, o.mesh_max_depth};
+
+  LensmapAttributes& a = setup.attributes;
+  a.spacetime = o.spacetime;
+  a.r_obs = o.r_obs;
+  a.bh_frame = frame.name;
+  a.bh_lon_deg = frame.lon;
+  a.bh_lat_deg = frame.lat;
+  const auto hole_angles = angles_from_vector(hole);
+  a.bh_ra_deg = hole_angles[0] / kDegree;
+  a.bh_dec_deg = hole_angles[1] / kDegree;
+  const auto look_angles = angles_from_vector(look);
+  a.look_dlon_deg = o.look_dlon;
+  a.look_dlat_deg = o.look_dlat;
+  a.look_ra_deg = look_angles[0] / kDegree;
+  a.look_dec_deg = look_angles[1] / kDegree;
+  a.roll_deg = o.roll;
+  a.projection = projection_name(setup.projection);
+  a.fov_deg = setup.fov_degrees;
+  a.width = o.width;
+  a.height = o.height;
+  a.mesh_step = o.mesh_step;
+  a.mesh_tol = o.mesh_tol;
+  a.mesh_max_source_deg = o.mesh_max_source;
+  a.mesh_max_depth = o.mesh_max_depth;
+  return setup;
+}
+
+}  // namespace starlens

@@ -1,0 +1,45 @@
+#pragma once
+// starlens-trace's flags (DESIGN section 3) and their resolution into an observer, a camera
+// and mesh parameters, with every bad value reported as InputError naming the flag.
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "core/tool_main.h"
+#include "lensmap/camera.h"
+#include "lensmap/lensmap_file.h"
+#include "mesh_refiner.h"
+#include "spacetime/spacetime.h"
+
+namespace starlens {
+
+struct TraceOptions {
+  std::string spacetime = "schwarzschild";
+  double r_obs = 30;
+  std::optional<double> bh_l, bh_b, bh_ra, bh_dec;
+  double look_dlon = 0, look_dlat = 0, roll = 0;
+  std::optional<double> fov;
+  std::uint32_t width = 1920, height = 1080;
+  std::string projection = "pinhole";
+  double mesh_step = 4, mesh_tol = 0.01, mesh_max_source = 1;
+  int mesh_max_depth = 10;
+  std::string output;
+  CommonOptions common;
+};
+
+void add_trace_flags(CLI::App& app, TraceOptions& options);
+
+struct TraceSetup {
+  Observer observer;
+  CameraAxes axes;
+  Projection projection = Projection::pinhole;
+  double fov_degrees = 0;
+  MeshParameters mesh;
+  LensmapAttributes attributes;  // everything but the counts
+};
+
+// Checks the values and places hole and camera on the sky.
+TraceSetup resolve_trace_options(const TraceOptions& options);
+
+}  // namespace starlens

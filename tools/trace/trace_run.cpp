@@ -1,0 +1,114 @@
+#include "trace_run.h"
+
+#include <algorithm>
+#include <iostream>
+
+#include "core/atomic_output.h"
+#include "core/errors.h"
+#include "core/progress.h"
+#include "core/stopwatch.h"
+#include "lensmap_arrays.h"
+#include "manifest/manifest.h"
+
+namespace starlens {
+namespace {
+
+constexpr char kTool[] = "starlens-trace";
+
+void record_parameters(Manifest& manifest, const TraceSetup& setup, int threads) {
+  const LensmapAttributes& a = setup.attributes;
+  auto& p = manifest.parameters();
+  p["spacetime"] = a.spacetime;
+  p["r_obs"] = a.r_obs;
+  p["bh_frame"] = a.bh_frame;
+  p["bh_lon_deg"] = a.bh_lon_deg;
+  p["bh_lat_deg"] = a.bh_lat_deg;
+  p["bh_ra_deg"] = a.bh_ra_deg;
+  p["bh_dec_deg"] = a.bh_dec_deg;
+  p["look_dlon_deg"] = a.look_dlon_deg;
+  p["look_dlat_deg"] = a.look_dlat_deg;
+  p["roll_deg"] = a.roll_deg;
+  p["projection"] = a.projection;
+  p["fov_deg"] = a.fov_deg;
+  p["width"] = a.width;
+  p["height"] = a.height;
+  p["mesh_step"] = a.mesh_step;
+  p["mesh_tol"] = a.mesh_tol;
+  p["mesh_max_source_deg"] = a.mesh_max_source_deg;
+  p["mesh_max_depth"] = a.mesh_max_depth;
+  manifest.set_threads(threads);
+}
+
+void record_counts(Manifest& manifest, const RefinedMesh& mesh, const LensmapArrays& arrays) {
+  auto& c = manifest.counts();
+  c["vertices"] = arrays.vertex_count();
+  c["triangles"] = arrays.triangle_count();
+  c["traced_rays"] = mesh.rays.size();
+  c["passes"] = mesh.passes;
+  c["dropped_before_max_depth"] = mesh.dropped_early;
+  c["shadow_triangles"] = mesh.shadow_triangles;
+  for (int r = 0; r < kDropReasonCount; ++r)
+    c["dropped"][drop_reason_name(static_cast<DropReason>(r))] = mesh.dropped[r];
+  c["kept_triangles_by_depth"] = mesh.kept_by_depth;
+  c["mirrored_triangles"] = std::count(arrays.parity.begin(), arrays.parity.end(), -1);
+  if (!arrays.mu.empty()) {
+    const auto [low, high] = std::minmax_element(arrays.mu.begin(), arrays.mu.end());
+    c["mu_min"] = *low;
+    c["mu_max"] = *high;
+  }
+}
+
+}  // namespace
+
+int run_trace(const TraceOptions& options, int argc, char** argv) {
+  if (options.output.empty()) throw_input_error("(arguments)", "-o/--output", "required");
+  const TraceSetup setup = resolve_trace_options(options);
+  const auto spacetime = make_spacetime(options.spacetime, setup.observer);
+  const Camera camera(setup.axes, setup.projection, setup.fov_degrees, options.width,
+                      options.height);
+  // Refuse before the long run, not after it.
+  check_output_path(options.output, options.common.force);
+  check_output_path(manifest_path_for(options.output), options.common.force);
+  AtomicOutput output(options.output, options.common.force);
+
+  Manifest manifest(kTool, argc, argv);
+  const int threads = apply_thread_count(options.common.threads);
+  record_parameters(manifest, setup, threads);
+  manifest.parameters()["output"] = options.output;
+  manifest.exclude_from_digest("output");
+
+  PhaseTimes times;
+  RefinedMesh mesh;
+  {
+    ScopedPhase phase(times, "trace_and_refine");
+    Progress progress("tracing rays", 0, options.common.quiet);
+    mesh = refine_lens_mesh(camera, *spacetime, setup.mesh,
+                            [&](std::uint64_t rays) { progress.advance(rays); });
+    progress.finish();
+  }
+  LensmapArrays arrays;
+  {
+    ScopedPhase phase(times, "assemble");
+    arrays = to_lensmap_arrays(mesh);
+  }
+  LensmapAttributes attributes = setup.attributes;
+  attributes.shadow_triangles = mesh.shadow_triangles;
+  for (int r = 0; r < kDropReasonCount; ++r)
+    attributes.dropped[drop_reason_name(static_cast<DropReason>(r))] = mesh.dropped[r];
+  {
+    ScopedPhase phase(times, "write");
+    write_lensmap(output.temp_path(), options.output, attributes, arrays);
+    output.commit();
+  }
+  record_counts(manifest, mesh, arrays);
+  manifest.add_timings(times);
+  manifest.add_output(options.output, "lensmap");
+  manifest.write(options.output, options.common.force);
+  if (!options.common.quiet)
+    std::cerr << kTool << ": " << arrays.vertex_count() << " vertices, " << arrays.triangle_count()
+              << " triangles (" << mesh.shadow_triangles << " in the shadow) -> " << options.output
+              << '\n';
+  return kExitOk;
+}
+
+}  // namespace starlens
