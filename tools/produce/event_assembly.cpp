@@ -18,7 +18,7 @@ std::optional<std::string> star_photometry_problem(const catalog::CatalogStar& s
 }
 
 EventAssembler::EventAssembler(const PsfModel& psf, double band_wavelength_um, ColourMode mode)
-    : psf_(psf), band_wavelength_um_(band_wavelength_um), mode_(mode) {
+    : psf_(psf), classifier_(psf), band_wavelength_um_(band_wavelength_um), mode_(mode) {
   if (mode_ == ColourMode::table) ColourTable::shared();  // build it before the threads start
 }
 
@@ -32,7 +32,7 @@ Classification EventAssembler::assemble(double teff_k, double k, const ImagePoin
   const StarColour colour = mode_ == ColourMode::table
                                 ? observed_colour(observed_temperature, mu * k)
                                 : observed_colour_exact(observed_temperature, mu * k);
-  const Classification classification = classify_event(colour.flux, psf_);
+  const Classification classification = classifier_.classify(colour.flux);
   event = {point.x, point.y, colour.r, colour.g, colour.b, colour.flux, classification.support};
   return classification;
 }

@@ -38,6 +38,7 @@ class EventAssembler {
 
  private:
   PsfModel psf_;
+  EventClassifier classifier_;
   double band_wavelength_um_;
   ColourMode mode_;
 };

@@ -1,0 +1,427 @@
+// starlens-produce: star events from a lens map and a catalogue (DESIGN section 5), and
+// `starlens-produce scatter`, the spatially scattered control of an event stream.
+// clang-format off
+// First: optics/moffat_impl.h names kPi unqualified under a using-directive, which is ambiguous
+// once sky/frames.h has declared starlens::kPi (reported to the optics module's owner).
+#include "optics/psf.h"
+// clang-format on
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+
+#include "catalog/store_format.h"
+#include "catalog/store_reader.h"
+#include "colour/colour_table.h"
+#include "core/atomic_output.h"
+#include "core/errors.h"
+#include "core/hdf5_file.h"
+#include "core/stopwatch.h"
+#include "core/tool_main.h"
+#include "event_sink.h"
+#include "events/stream_layout.h"
+#include "lens_mesh_input.h"
+#include "manifest/manifest.h"
+#include "manifest/replay.h"
+#include "producer.h"
+#include "scatter.h"
+
+namespace starlens::produce {
+namespace {
+
+constexpr const char* kTool = "starlens-produce";
+constexpr const char* kManifestSuffix = ".manifest.json";
+
+struct ProduceOptions {
+  std::string lensmap;
+  std::string catalog;
+  std::string output;
+  std::string manifest;
+  std::string sink = "file";
+  std::string colour = "table";
+  std::uint32_t chunk_events = 16384;
+  std::uint64_t block_stars = 1 << 16;
+  std::string cells;
+  std::string sky_region;
+  std::string triangles;
+  std::uint64_t max_events = 0;
+  PsfModel psf;
+  CommonOptions common;
+};
+
+struct ScatterOptions {
+  std::string input;
+  std::string output;
+  std::string manifest;
+  std::uint64_t seed = 1;
+  CommonOptions common;
+};
+
+// Where the manifest goes: --manifest, else beside a file output; none for standard output.
+std::optional<std::filesystem::path> manifest_base(const std::string& manifest,
+                                                   const std::string& output) {
+  if (!manifest.empty()) {
+    if (!manifest.ends_with(kManifestSuffix) ||
+        manifest.size() == std::string(kManifestSuffix).size())
+      throw_input_error("--manifest", "", "'" + manifest + "' must end in " + kManifestSuffix);
+    return manifest.substr(0, manifest.size() - std::string(kManifestSuffix).size());
+  }
+  if (output.empty() || output == "-") return std::nullopt;
+  return output;
+}
+
+void check_produce_options(const ProduceOptions& options) {
+  if (options.lensmap.empty()) throw_input_error("-l/--lensmap", "", "required");
+  if (options.catalog.empty()) throw_input_error("-c/--catalog", "", "required");
+  if (options.sink == "file" && options.output.empty())
+    throw_input_error("-o/--output", "", "required with --sink file (- for standard output)");
+  if (options.sink == "count" && options.output == "-")
+    throw_input_error("-o/--output", "",
+                      "--sink count writes a JSON report, not a stream: give a file");
+  for (const auto& [path, flag] :
+       {std::pair{options.lensmap, "-l/--lensmap"}, {options.catalog, "-c/--catalog"}})
+    if (!std::filesystem::exists(path))
+      throw_input_error(path, "", std::string("no such file (") + flag + ")");
+  if (!options.output.empty() && options.output != "-")
+    check_output_path(options.output, options.common.force);
+  if (const auto base = manifest_base(options.manifest, options.output))
+    check_output_path(manifest_path_for(*base), options.common.force);
+  StreamHeader header;
+  header.chunk_capacity = options.chunk_events;
+  header.width = header.height = 1;
+  header.psf = options.psf;
+  validate_stream_header(header, "PSF options");
+}
+
+// The lens map's source directions are ICRS (DESIGN section 3): a catalogue whose positions
+// are in another frame does not belong with it, whatever else matches.
+void check_inputs_belong_together(const catalog::CatalogStore& store) {
+  const h5::File file = h5::open_file(store.path());
+  if (!h5::has_attribute(file, catalog::store::kAttrFrame))
+    throw_input_error(store.path(), "attribute frame",
+                      "missing: the sky frame of ra/dec is unknown");
+  const std::string frame = h5::read_string_attribute(file, catalog::store::kAttrFrame);
+  if (frame != "ICRS")
+    throw_input_error(
+        store.path(), "attribute frame",
+        "'" + frame + "': the lens map's source directions are ICRS, the catalogue must be too");
+}
+
+nlohmann::json class_counts(const ProducerCounts& counts) {
+  return {
+      {"events", counts.events_written()},
+      {"events_cache", counts.events_by_class[static_cast<int>(EventClass::cache)]},
+      {"events_wing_clip", counts.events_by_class[static_cast<int>(EventClass::wing_clip)]},
+      {"events_direct", counts.events_by_class[static_cast<int>(EventClass::direct)]},
+      {"events_discarded_min_y", counts.events_by_class[static_cast<int>(EventClass::discarded)]},
+      {"direct_bounded_by_max_radius", counts.direct_bounded},
+      {"images", counts.images},
+      {"stars_read", counts.stars_read},
+      {"stars_imaged", counts.stars_imaged},
+      {"stars_outside_sky_region", counts.stars_outside_region}};
+}
+
+nlohmann::json colour_section(ColourMode mode) {
+  nlohmann::json colour = {{"mode", mode == ColourMode::table ? "table" : "exact"}};
+  if (mode == ColourMode::table) {
+    const ColourTableAccuracy& accuracy = colour_table_accuracy();
+    const ColourTable& table = ColourTable::shared();
+    colour["table_max_relative_error"] = accuracy.max_relative_error;
+    colour["table_max_colour_error"] = accuracy.max_colour_error;
+    colour["table_max_flux_error"] = accuracy.max_flux_error;
+    colour["table_worst_temperature_k"] = accuracy.worst_temperature_k;
+    colour["table_samples"] = accuracy.samples;
+    colour["table_range_k"] = {table.first_temperature_k(), table.last_temperature_k()};
+    colour["table_nodes_per_log_unit"] = table.nodes_per_log_unit();
+  }
+  return colour;
+}
+
+void write_json_file(const std::string& path, const nlohmann::json& json, bool force) {
+  AtomicOutput output(path, force);
+  {
+    std::ofstream file(output.temp_path());
+    file << json.dump(2) << '\n';
+    if (!file.flush()) throw_run_failure(path, "cannot write report (disk full?)");
+  }
+  output.commit();
+}
+
+int run_produce(const ProduceOptions& options, int argc, char** argv) {
+  const auto start = std::chrono::steady_clock::now();
+  check_produce_options(options);
+  const int threads = apply_thread_count(options.common.threads);
+  PhaseTimes times;
+
+  // Inputs: open and validate both before anything is written.
+  std::optional<catalog::CatalogStore> store;
+  std::optional<LensmapReader> lensmap;
+  {
+    ScopedPhase phase(times, "open_inputs");
+    store.emplace(options.catalog);
+    lensmap.emplace(options.lensmap);
+    check_inputs_belong_together(*store);
+  }
+  RunBounds bounds;
+  if (!options.cells.empty())
+    bounds.cells = parse_index_range(options.cells, "--cells", store->cell_count());
+  if (!options.sky_region.empty())
+    bounds.sky_region = parse_sky_region(options.sky_region, "--sky-region");
+  if (!options.triangles.empty())
+    bounds.triangles =
+        parse_index_range(options.triangles, "--triangles", lensmap->triangle_count());
+  bounds.max_events = options.max_events;
+
+  LensMesh mesh;
+  {
+    ScopedPhase phase(times, "load_lensmap");
+    mesh = load_lens_mesh(*lensmap, options.lensmap, bounds.triangles);
+  }
+  std::optional<TriangleIndex> index;
+  {
+    ScopedPhase phase(times, "query");
+    index.emplace(mesh, store->order());
+  }
+
+  const ColourMode colour_mode = options.colour == "exact" ? ColourMode::exact : ColourMode::table;
+  const EventAssembler assembler(options.psf, store->band().wavelength_um, colour_mode);
+  StreamHeader header;
+  header.chunk_capacity = options.chunk_events;
+  header.width = mesh.width;
+  header.height = mesh.height;
+  header.psf = options.psf;
+  std::unique_ptr<EventSink> sink;
+  StreamSink* stream = nullptr;
+  if (options.sink == "file") {
+    auto owned = std::make_unique<StreamSink>(options.output, header, options.common.force);
+    stream = owned.get();
+    sink = std::move(owned);
+  } else {
+    sink = std::make_unique<CountSink>();
+  }
+
+  ProducerSettings settings;
+  settings.chunk_events = options.chunk_events;
+  settings.block_stars = options.block_stars;
+  settings.bounds = bounds;
+  settings.first_triangle = mesh.first_triangle;
+  settings.width = mesh.width;
+  settings.height = mesh.height;
+  settings.quiet = options.common.quiet;
+  const ProducerResult result = run_producer(*index, *store, assembler, settings, *sink);
+  {
+    ScopedPhase phase(times, "finish_output");
+    sink->finish();
+  }
+
+  Manifest manifest(kTool, argc, argv);
+  const catalog::ReadStatistics& read = store->statistics();
+  manifest.parameters() = {{"command", "produce"},
+                           {"lensmap", options.lensmap},
+                           {"catalog", options.catalog},
+                           {"output", options.output},
+                           {"manifest", options.manifest},
+                           {"sink", options.sink},
+                           {"colour", options.colour},
+                           {"chunk_events", options.chunk_events},
+                           {"block_stars", options.block_stars},
+                           {"width", mesh.width},
+                           {"height", mesh.height},
+                           {"projection", mesh.projection},
+                           {"catalog_order", store->order()},
+                           {"band", store->band().name},
+                           {"band_wavelength_um", store->band().wavelength_um},
+                           {"psf_fwhm", options.psf.fwhm},
+                           {"psf_beta", options.psf.beta},
+                           {"psf_cache_radius", options.psf.cache_radius},
+                           {"psf_phases", options.psf.phases},
+                           {"psf_min_y", options.psf.min_y},
+                           {"psf_relative_tail", options.psf.relative_tail},
+                           {"psf_max_radius", options.psf.max_radius}};
+  for (const char* output_parameter : {"output", "manifest"})
+    manifest.exclude_from_digest(output_parameter);
+  manifest.set_threads(threads);
+  {
+    ScopedPhase phase(times, "hash_inputs");
+    manifest.add_input(options.lensmap, "lensmap");
+    manifest.add_input(options.catalog, "catalog");
+  }
+  if (stream)
+    manifest.add_output_hashed(options.output, "events", stream->bytes(), stream->sha256());
+
+  const IndexStatistics& index_statistics = index->statistics();
+  manifest.counts() = class_counts(result.counts);
+  manifest.counts()["chunks"] = sink->chunks();
+  manifest.counts()["stream_bytes"] = sink->bytes();
+  manifest.counts()["triangles"] = mesh.file_triangle_count;
+  manifest.counts()["triangles_in_bounds"] = mesh.triangle_count();
+  manifest.counts()["triangles_indexed"] = index_statistics.triangles_indexed;
+  manifest.counts()["triangles_degenerate"] = index_statistics.triangles_degenerate;
+  manifest.counts()["triangles_too_large"] = index_statistics.triangles_too_large;
+  manifest.counts()["triangles_with_events"] = result.counts.triangles_with_events;
+  manifest.counts()["catalog_cells_read"] = read.cells_read;
+  manifest.counts()["catalog_stars_read"] = read.stars_read;
+  manifest.counts()["catalog_bytes_read"] = read.bytes_read;
+  manifest.counts()["catalog_bytes_requested"] = read.bytes_requested;
+  manifest.section("bounds") = bounds.to_json();
+  manifest.section("coverage") = result.coverage;
+  manifest.section("colour") = colour_section(colour_mode);
+  manifest.section("chunk_statistics") = summarise_chunks(result.chunks);
+  manifest.section("index") = {{"patches", index_statistics.patches},
+                               {"bin_entries", index_statistics.bin_entries},
+                               {"cell_patch_pairs", index_statistics.cell_patch_pairs},
+                               {"cells", index->cells().size()}};
+  const double events = static_cast<double>(result.counts.events_written());
+  const double produce_seconds = result.wall_seconds;
+  manifest.section("throughput") = {
+      {"produce_wall_s", produce_seconds},
+      {"events_per_second", produce_seconds > 0 ? events / produce_seconds : 0.0},
+      {"events_per_second_per_thread",
+       produce_seconds > 0 ? events / produce_seconds / threads : 0.0},
+      {"stars_per_second", produce_seconds > 0 ? result.counts.stars_read / produce_seconds : 0.0}};
+  manifest.add_timings(times);
+  for (const auto& [phase, seconds] : result.thread_times.all())
+    manifest.timings()[phase] = seconds;
+  manifest.timings()["produce_wall"] = produce_seconds;
+  manifest.timings()["total"] = seconds_since(start);
+  manifest.section("timings_note") =
+      "read, mapping, colour and write are thread-seconds summed over the workers";
+
+  if (options.sink == "count") {
+    const nlohmann::json report = {{"counts", manifest.counts()},
+                                   {"timings_s", manifest.timings()},
+                                   {"throughput", manifest.section("throughput")},
+                                   {"chunk_statistics", manifest.section("chunk_statistics")},
+                                   {"coverage", manifest.section("coverage")}};
+    if (options.output.empty()) {
+      std::cout << report.dump(2) << '\n';
+    } else {
+      write_json_file(options.output, report, options.common.force);
+      manifest.add_output(options.output, "count_report");
+    }
+  }
+  if (const auto base = manifest_base(options.manifest, options.output))
+    manifest.write(*base, options.common.force);
+
+  if (!options.common.quiet) {
+    const auto& c = result.counts;
+    std::fprintf(
+        stderr,
+        "%s: %llu events (%llu cache, %llu wing clip, %llu direct; %llu below min-Y) from %llu "
+        "stars, %.3f s producing, %.3f s total\n",
+        kTool, static_cast<unsigned long long>(c.events_written()),
+        static_cast<unsigned long long>(c.events_by_class[1]),
+        static_cast<unsigned long long>(c.events_by_class[2]),
+        static_cast<unsigned long long>(c.events_by_class[3]),
+        static_cast<unsigned long long>(c.events_by_class[0]),
+        static_cast<unsigned long long>(c.stars_read), produce_seconds, seconds_since(start));
+  }
+  return kExitOk;
+}
+
+int run_scatter(const ScatterOptions& options, int argc, char** argv) {
+  if (options.input != "-" && !std::filesystem::exists(options.input))
+    throw_input_error(options.input, "", "no such file");
+  if (options.output != "-") check_output_path(options.output, options.common.force);
+  const auto base = manifest_base(options.manifest, options.output);
+  if (base) check_output_path(manifest_path_for(*base), options.common.force);
+  PhaseTimes times;
+  ScatterResult result;
+  {
+    ScopedPhase phase(times, "scatter");
+    result = scatter_stream(options.input, options.output, options.seed, options.common.force,
+                            options.common.quiet);
+  }
+  Manifest manifest(kTool, argc, argv);
+  manifest.parameters() = {{"command", "scatter"},
+                           {"input", options.input},
+                           {"output", options.output},
+                           {"manifest", options.manifest},
+                           {"seed", options.seed}};
+  for (const char* output_parameter : {"output", "manifest"})
+    manifest.exclude_from_digest(output_parameter);
+  manifest.add_input_hashed(options.input, "events", result.input_bytes, result.input_sha256);
+  manifest.add_output_hashed(options.output, "events_scatter_control", result.output_bytes,
+                             result.output_sha256);
+  manifest.counts() = {{"events", result.events}, {"chunks", result.chunks}};
+  manifest.section("control") = {{"kind", "scatter"},
+                                 {"description",
+                                  "positions uniform over the frame; counts, fluxes, colours and "
+                                  "supports of the input kept chunk by chunk"},
+                                 {"stream_flags", result.header.flags},
+                                 {"source_sha256", result.input_sha256}};
+  manifest.add_timings(times);
+  if (base) manifest.write(*base, options.common.force);
+  return kExitOk;
+}
+
+int run(int argc, char** argv) {
+  ProduceOptions produce;
+  ScatterOptions scatter;
+  CLI::App app{
+      "Star events from a lens map and a catalogue: every star image as one event record."};
+  add_version_flag(app, kTool);
+  app.add_option("-l,--lensmap", produce.lensmap, "Lens map (lensmap.h5, from starlens-trace)");
+  app.add_option("-c,--catalog", produce.catalog,
+                 "Catalogue store (catalog.h5, from starlens-catalog)");
+  app.add_option(
+      "-o,--output", produce.output,
+      "Event stream (.sle), - for standard output; with --sink count, an optional JSON report");
+  app.add_option(
+      "--manifest", produce.manifest,
+      "Manifest path, ending in .manifest.json (default: beside the output; none for -)");
+  app.add_option("--sink", produce.sink,
+                 "file: write the stream; count: produce fully, write nothing")
+      ->check(CLI::IsMember({"file", "count"}));
+  app.add_option("--colour", produce.colour,
+                 "table: log-T colour table; exact: integrate every image")
+      ->check(CLI::IsMember({"table", "exact"}));
+  app.add_option("--chunk-events", produce.chunk_events, "Events per chunk")
+      ->check(CLI::Range(1u, 1u << 24));
+  app.add_option("--block-stars", produce.block_stars, "Stars per catalogue read (memory bound)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 32));
+  app.add_option("--cells", produce.cells,
+                 "Only catalogue cells A:B (HEALPix NESTED at the store's order)");
+  app.add_option("--sky-region", produce.sky_region,
+                 "Only stars within radius of ra,dec (degrees)");
+  app.add_option("--triangles", produce.triangles, "Only lens-map triangles A:B");
+  app.add_option("--max-events", produce.max_events, "Stop after N events")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--psf-fwhm", produce.psf.fwhm, "Moffat FWHM, px");
+  app.add_option("--psf-beta", produce.psf.beta, "Moffat beta (> 1)");
+  app.add_option("--psf-cache-radius", produce.psf.cache_radius, "Phase cache radius Rc, px");
+  app.add_option("--psf-phases", produce.psf.phases, "Sub-pixel phases P per axis");
+  app.add_option("--psf-min-y", produce.psf.min_y,
+                 "Visibility floor: peak pixel value below it is discarded");
+  app.add_option("--psf-relative-tail", produce.psf.relative_tail,
+                 "Wings kept down to this fraction of min-Y");
+  app.add_option("--psf-max-radius", produce.psf.max_radius, "Bound on direct supports, px");
+  add_common_flags(app, produce.common, true);
+
+  CLI::App* scatter_command = app.add_subcommand(
+      "scatter",
+      "Spatially scattered control: the same events at positions uniform over the frame");
+  scatter_command->add_option("input", scatter.input, "Event stream (.sle), - for standard input")
+      ->required();
+  scatter_command
+      ->add_option("-o,--output", scatter.output, "Control stream (.sle), - for standard output")
+      ->required();
+  scatter_command->add_option(
+      "--manifest", scatter.manifest,
+      "Manifest path, ending in .manifest.json (default: beside the output)");
+  scatter_command->add_option("--seed", scatter.seed, "Random seed of the positions");
+  add_common_flags(*scatter_command, scatter.common, false);
+  if (const int status = parse_command_line(app, argc, argv, kTool); status >= 0) return status;
+
+  if (*scatter_command) return run_scatter(scatter, argc, argv);
+  return run_produce(produce, argc, argv);
+}
+
+}  // namespace
+}  // namespace starlens::produce
+
+int main(int argc, char** argv) {
+  return starlens::run_stage_main(starlens::produce::kTool, argc, argv, starlens::produce::run);
+}
