@@ -3,7 +3,7 @@
 // of splat, with its manifest beside it. Streams chunk by chunk: memory is independent of
 // --count.
 #include <CLI/CLI.hpp>
-#include <map>
+#include <charconv>
 #include <vector>
 
 #include "core/atomic_output.h"
@@ -22,6 +22,7 @@ namespace {
 constexpr const char* kTool = "starlens-synth-events";
 
 struct SynthOptions {
+  std::string distribution = "uniform";
   FieldOptions field;
   std::uint64_t count = 1'000'000;
   std::uint32_t chunk_events = 16384;
@@ -29,27 +30,41 @@ struct SynthOptions {
   CommonOptions common;
 };
 
+// Unsigned options are checked as text first: CLI11 would wrap "-5" into a huge count.
+CLI::Validator digits_only() {
+  return CLI::Validator(
+      [](const std::string& text) {
+        std::uint64_t value = 0;
+        const char* end = text.data() + text.size();
+        const auto [stop, error] = std::from_chars(text.data(), end, value);
+        if (text.empty() || error == std::errc::invalid_argument || stop != end)
+          return "must be a non-negative integer (got " + text + ")";
+        if (error == std::errc::result_out_of_range) return "is out of range (got " + text + ")";
+        return std::string();
+      },
+      "UINT");
+}
+
 void add_options(CLI::App& app, SynthOptions& o) {
-  const std::map<std::string, Distribution> distributions = {{"uniform", Distribution::uniform},
-                                                             {"hotspot", Distribution::hotspot},
-                                                             {"mixed", Distribution::mixed}};
-  app.add_option("--distribution", o.field.distribution,
+  app.add_option("--distribution", o.distribution,
                  "uniform | hotspot (70% in a Gaussian around the frame centre) | mixed "
                  "(uniform with >= 2% direct events and >= 2% wing clips)")
-      ->transform(CLI::CheckedTransformer(distributions))
-      ->default_str("uniform");
+      ->check(CLI::IsMember({"uniform", "hotspot", "mixed"}))
+      ->capture_default_str();
   app.add_option("--count", o.count, "Events written (discarded candidates not included)")
+      ->check(digits_only())
       ->capture_default_str();
   app.add_option("--width", o.field.width, "Frame width, px")
-      ->check(CLI::PositiveNumber)
+      ->check(digits_only())
       ->capture_default_str();
   app.add_option("--height", o.field.height, "Frame height, px")
-      ->check(CLI::PositiveNumber)
+      ->check(digits_only())
       ->capture_default_str();
   app.add_option("--seed", o.field.seed, "Random seed (same seed, same bytes)")
+      ->check(digits_only())
       ->capture_default_str();
   app.add_option("--chunk-events", o.chunk_events, "Events per chunk (the stream's capacity)")
-      ->check(CLI::PositiveNumber)
+      ->check(digits_only())
       ->capture_default_str();
   PsfModel& psf = o.field.psf;
   app.add_option("--psf-fwhm", psf.fwhm, "Moffat FWHM, px")->capture_default_str();
@@ -133,6 +148,10 @@ int run(int argc, char** argv) {
   if (const int status = parse_command_line(app, argc, argv, kTool); status >= 0) return status;
 
   const auto start = std::chrono::steady_clock::now();
+  options.field.distribution = options.distribution == "hotspot" ? Distribution::hotspot
+                               : options.distribution == "mixed" ? Distribution::mixed
+                                                                 : Distribution::uniform;
+  if (options.chunk_events == 0) throw_input_error("--chunk-events", "", "must be > 0");
   SyntheticField field(options.field);
   const bool to_stdout = options.output == "-";
   if (!to_stdout) check_output_path(manifest_path_for(options.output), options.common.force);

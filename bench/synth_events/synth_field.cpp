@@ -36,8 +36,9 @@ void validate_psf(const PsfModel& psf) {
   require(psf.cache_radius >= 0, "--psf-cache-radius", "must be >= 0");
   require(psf.phases >= 1, "--psf-phases", "must be >= 1");
   require(std::isfinite(psf.min_y) && psf.min_y > 0, "--psf-min-y", "must be > 0");
-  require(std::isfinite(psf.relative_tail) && psf.relative_tail > 0, "--psf-relative-tail",
-          "must be > 0");
+  // Above 1 a visible event's wing level could exceed its own peak (support 0).
+  require(std::isfinite(psf.relative_tail) && psf.relative_tail > 0 && psf.relative_tail <= 1,
+          "--psf-relative-tail", "must be within (0, 1]");
   require(std::isfinite(psf.max_radius) && psf.max_radius > psf.cache_radius, "--psf-max-radius",
           "must be > --psf-cache-radius (direct supports exceed Rc)");
 }

@@ -12,9 +12,10 @@ constexpr std::size_t kMaxQueued = 4;
 
 }  // namespace
 
-OverlappedSha256::OverlappedSha256() : helper_([this] { work(); }) {}
+OverlappedSha256::OverlappedSha256() = default;
 
 OverlappedSha256::~OverlappedSha256() {
+  if (!helper_.joinable()) return;
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
@@ -30,6 +31,8 @@ void OverlappedSha256::update(const void* data, std::size_t size) {
 }
 
 void OverlappedSha256::hand_over_staging() {
+  // Started on the first hand-over: small streams never pay for a thread.
+  if (!helper_.joinable()) helper_ = std::thread([this] { work(); });
   std::unique_lock lock(mutex_);
   changed_.wait(lock, [this] { return queued_.size() < kMaxQueued; });
   queued_.push_back(std::move(staging_));
@@ -44,9 +47,13 @@ void OverlappedSha256::hand_over_staging() {
 }
 
 std::string OverlappedSha256::finish_hex() {
-  if (!staging_.empty()) hand_over_staging();
-  std::unique_lock lock(mutex_);
-  changed_.wait(lock, [this] { return queued_.empty() && !hashing_; });
+  {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [this] { return queued_.empty() && !hashing_; });
+  }
+  // The helper is idle now: the rest is hashed here, after everything queued before it.
+  sha_.update(staging_.data(), staging_.size());
+  staging_.clear();
   return sha_.finish_hex();
 }
 

@@ -5,6 +5,7 @@
 // other work. update() copies the bytes into a staging buffer (the caller's memory is free
 // again at once); full buffers queue for the helper, a bounded number at a time, so memory
 // stays a few MiB whatever the stream's size. Bytes are hashed strictly in update() order.
+// The helper thread starts with the first full buffer: streams under 1 MiB hash inline.
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -41,7 +42,7 @@ class OverlappedSha256 {
   std::vector<Buffer> spare_;  // hashed buffers kept for reuse
   bool hashing_ = false;       // the helper holds a buffer
   bool stopping_ = false;
-  std::thread helper_;  // last: starts after the state above exists
+  std::thread helper_;  // started by the first hand-over
 };
 
 }  // namespace starlens
