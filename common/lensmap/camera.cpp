@@ -57,10 +57,11 @@ CameraAxes camera_axes(const Vec3& look, const Vec3& north, const Vec3& x_axis,
   axes.up = perpendicular_part(north, axes.forward, length);
   if (length < 1e-6) axes.up = perpendicular_part(x_axis, axes.forward, length);
   axes.right = cross(axes.forward, axes.up);
-  // Counter-clockwise on screen: right turns toward up.
+  // The arrows of right and up, as drawn on screen, turn counter-clockwise by the roll: the
+  // sky direction that was to the right appears above (--roll 90 puts north to the left).
   const double c = std::cos(roll_radians), s = std::sin(roll_radians);
-  const Vec3 right = scaled_sum(c, axes.right, s, axes.up);
-  const Vec3 up = scaled_sum(-s, axes.right, c, axes.up);
+  const Vec3 right = scaled_sum(c, axes.right, -s, axes.up);
+  const Vec3 up = scaled_sum(s, axes.right, c, axes.up);
   axes.right = right;
   axes.up = up;
   return axes;

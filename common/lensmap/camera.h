@@ -25,7 +25,8 @@ struct CameraAxes {
 
 // forward = look; up = `north` projected onto the plane normal to forward (`x_axis` instead
 // when forward is within 1e-6 of the pole); right = forward x up (so with north up, east is
-// to the left, as on the sky); then (right, up) turned counter-clockwise on screen by roll.
+// to the left, as on the sky); then the arrows of right and up, as drawn on screen, turned
+// counter-clockwise by roll (roll 90 degrees: north points left, the old right points up).
 CameraAxes camera_axes(const Vec3& look, const Vec3& north, const Vec3& x_axis,
                        double roll_radians);
 

@@ -1,0 +1,205 @@
+// lensmap.h5: a written map reads back exactly (by ranges), its bytes are deterministic, and
+// every kind of bad file is refused with an InputError naming the file and the object.
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <limits>
+
+#include "core/errors.h"
+#include "core/hdf5_file.h"
+#include "lensmap/lensmap_file.h"
+
+namespace fs = std::filesystem;
+using namespace starlens;
+
+namespace {
+
+struct Folder {
+  fs::path path = fs::temp_directory_path() / ("starlens_lensmap_" + std::to_string(::getpid()));
+  Folder() { fs::create_directories(path); }
+  ~Folder() { fs::remove_all(path); }
+};
+
+// Four vertices (one captured) and two triangles.
+LensmapArrays sample_arrays() {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  LensmapArrays a;
+  a.xy = {0, 0, 4, 0, 0, 4, 4, 4};
+  a.dir = {1, 0, 0, 0, 1, 0, 0, 0, 1, nan, nan, nan};
+  a.g = {1.25, 1.25, 1.25, nan};
+  a.status = {0, 0, 0, 1};
+  a.triangle_vertices = {0, 1, 2, 2, 1, 0};
+  a.mu = {0.5, 3.0};
+  a.parity = {1, -1};
+  a.depth = {0, 7};
+  return a;
+}
+
+LensmapAttributes sample_attributes() {
+  LensmapAttributes a;
+  a.spacetime = "schwarzschild";
+  a.r_obs = 30;
+  a.bh_frame = "galactic";
+  a.bh_ra_deg = 266.4;
+  a.bh_dec_deg = -28.9;
+  a.projection = "pinhole";
+  a.fov_deg = 60;
+  a.width = 8;
+  a.height = 4;
+  a.mesh_step = 4;
+  a.mesh_tol = 0.01;
+  a.mesh_max_source_deg = 1;
+  a.mesh_max_depth = 10;
+  a.dropped = {{"status", 3}, {"orientation", 2}};
+  a.shadow_triangles = 9;
+  return a;
+}
+
+fs::path write_sample(const fs::path& folder, const std::string& name) {
+  const fs::path path = folder / name;
+  write_lensmap(path, path.string(), sample_attributes(), sample_arrays());
+  return path;
+}
+
+// Opens a written map for editing with the raw HDF5 API.
+struct EditableFile {
+  h5::File file;
+  explicit EditableFile(const fs::path& path)
+      : file{h5::Handle(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT)), path.string()} {
+    REQUIRE(file.handle.valid());
+  }
+};
+
+std::string input_error_of(const fs::path& path, bool read_everything = false) {
+  try {
+    const LensmapReader reader(path);
+    if (read_everything) {
+      reader.read_vertices(0, reader.vertex_count());
+      reader.read_triangles(0, reader.triangle_count());
+    }
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("a lens map reads back exactly, by row ranges") {
+  Folder folder;
+  const fs::path path = write_sample(folder.path, "map.h5");
+  const LensmapReader reader(path);
+  CHECK(reader.vertex_count() == 4);
+  CHECK(reader.triangle_count() == 2);
+  const auto& a = reader.attributes();
+  CHECK(a.spacetime == "schwarzschild");
+  CHECK(a.r_obs == 30);
+  CHECK(a.bh_ra_deg == 266.4);
+  CHECK(a.width == 8);
+  CHECK(a.mesh_max_depth == 10);
+  CHECK(a.dropped.at("status") == 3);
+  CHECK(a.dropped.at("orientation") == 2);
+  CHECK(a.dropped.at("tolerance") == 0);
+  CHECK(a.shadow_triangles == 9);
+  const auto vertices = reader.read_vertices(1, 3);
+  REQUIRE(vertices.size() == 3);
+  CHECK(vertices[0].x == 4);
+  CHECK(vertices[0].direction[1] == 1);
+  CHECK(vertices[0].g == 1.25);
+  CHECK(vertices[2].status == 1);
+  CHECK(std::isnan(vertices[2].direction[0]));
+  const auto triangles = reader.read_triangles(1, 1);
+  CHECK(triangles[0].v == std::array<std::uint32_t, 3>{2, 1, 0});
+  CHECK(triangles[0].mu == 3.0);
+  CHECK(triangles[0].parity == -1);
+  CHECK(triangles[0].depth == 7);
+  CHECK_THROWS_AS(reader.read_triangles(1, 2), InputError);  // beyond the rows
+}
+
+TEST_CASE("equal maps are written as equal bytes") {
+  Folder folder;
+  const auto read = [](const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const fs::path a = write_sample(folder.path, "a.h5");
+  ::usleep(1100000);  // object timestamps, were they stored, would now differ
+  const fs::path b = write_sample(folder.path, "b.h5");
+  CHECK(read(a) == read(b));
+}
+
+TEST_CASE("bad lens map files are refused, naming file and object") {
+  Folder folder;
+  CHECK(input_error_of(folder.path / "missing.h5").find("no such file") != std::string::npos);
+
+  const fs::path text = folder.path / "text.h5";
+  std::ofstream(text) << "not hdf5\n";
+  CHECK(input_error_of(text).find("not an HDF5 file") != std::string::npos);
+
+  const fs::path truncated = write_sample(folder.path, "truncated.h5");
+  fs::resize_file(truncated, fs::file_size(truncated) / 2);
+  CHECK(input_error_of(truncated, true).find("truncated.h5") != std::string::npos);
+
+  const fs::path foreign = folder.path / "foreign.h5";
+  { h5::File file = h5::create_file(foreign.string(), foreign.string()); }
+  CHECK(input_error_of(foreign).find("attribute format") != std::string::npos);
+
+  const fs::path other_format = write_sample(folder.path, "other.h5");
+  h5::write_attribute(EditableFile(other_format).file, "format", std::string("starlens-catalog"));
+  CHECK(input_error_of(other_format).find("is not starlens-lensmap") != std::string::npos);
+
+  const fs::path future = write_sample(folder.path, "future.h5");
+  h5::write_attribute(EditableFile(future).file, "version", std::int64_t{2});
+  CHECK(input_error_of(future).find("2 is newer than this build reads (1)") != std::string::npos);
+
+  const fs::path no_mu = write_sample(folder.path, "no_mu.h5");
+  H5Ldelete(EditableFile(no_mu).file.id(), "/triangles/mu", H5P_DEFAULT);
+  CHECK(input_error_of(no_mu).find("/triangles/mu: dataset missing") != std::string::npos);
+
+  const fs::path no_attribute = write_sample(folder.path, "no_attribute.h5");
+  H5Adelete(EditableFile(no_attribute).file.id(), "r_obs");
+  CHECK(input_error_of(no_attribute).find("attribute r_obs") != std::string::npos);
+
+  const fs::path short_g = write_sample(folder.path, "short_g.h5");
+  {
+    EditableFile edit(short_g);
+    H5Ldelete(edit.file.id(), "/vertices/g", H5P_DEFAULT);
+    const double g[3] = {1, 1, 1};
+    h5::write_dataset(edit.file, "/vertices/g", H5T_NATIVE_DOUBLE, g, 3, 0);
+  }
+  CHECK(input_error_of(short_g).find("/vertices/g: has a different row count") !=
+        std::string::npos);
+
+  const fs::path float_indices = write_sample(folder.path, "float_indices.h5");
+  {
+    EditableFile edit(float_indices);
+    H5Ldelete(edit.file.id(), "/triangles/v", H5P_DEFAULT);
+    const double v[6] = {0, 1, 2, 2, 1, 0};
+    h5::write_dataset(edit.file, "/triangles/v", H5T_NATIVE_DOUBLE, v, 2, 3);
+  }
+  CHECK(input_error_of(float_indices).find("/triangles/v: not an integer type") !=
+        std::string::npos);
+
+  const fs::path bad_index = write_sample(folder.path, "bad_index.h5");
+  {
+    EditableFile edit(bad_index);
+    H5Ldelete(edit.file.id(), "/triangles/v", H5P_DEFAULT);
+    const std::uint32_t v[6] = {0, 1, 2, 2, 1, 4};
+    h5::write_dataset(edit.file, "/triangles/v", H5T_NATIVE_UINT32, v, 2, 3);
+  }
+  CHECK(input_error_of(bad_index, true).find("row 1: vertex 4 beyond the 4 vertices") !=
+        std::string::npos);
+
+  const fs::path bad_status = write_sample(folder.path, "bad_status.h5");
+  {
+    EditableFile edit(bad_status);
+    H5Ldelete(edit.file.id(), "/vertices/status", H5P_DEFAULT);
+    const std::uint8_t status[4] = {0, 0, 7, 1};
+    h5::write_dataset(edit.file, "/vertices/status", H5T_NATIVE_UINT8, status, 4, 0);
+  }
+  CHECK(input_error_of(bad_status, true).find("/vertices/status: row 2") != std::string::npos);
+}
