@@ -25,8 +25,8 @@ constexpr double kGradingRatio = 3.0;
 // Sub-intervals per piece: 3^40 ~ 1e19 covers every angle ratio that carries flux; the last
 // one absorbs the rest (an angular width below 1e-19 rad).
 constexpr int kMaxGradedIntervals = 40;
-// Order n is the smallest rule with n * ln(rho) >= kOrderExponent (error ~ rho^-2n).
-constexpr double kOrderExponent = 22.0;
+// Order n is the smallest rule with n * ln(rho) >= 22 (error ~ rho^-2n ~ e^-44): the table's
+// min_rho = exp(22 / n), so no logarithm is taken per interval.
 
 // Gauss-Legendre rules on [-1, 1]: their positive nodes and the weights, computed with
 // 50-digit arithmetic (mpmath) and rounded to double. Rows are padded with zeros.
@@ -34,6 +34,7 @@ constexpr int kOrderCount = 6;
 constexpr int kMaxHalfOrder = 10;
 struct GaussLegendreTable {
   int orders[kOrderCount];
+  double min_rho[kOrderCount];
   double nodes[kOrderCount][kMaxHalfOrder];
   double weights[kOrderCount][kMaxHalfOrder];
 };
@@ -42,6 +43,8 @@ STARLENS_HOST_DEVICE inline const GaussLegendreTable& gauss_legendre_table() {
   // clang-format off
   static constexpr GaussLegendreTable table = {
     {4, 6, 8, 12, 16, 20},
+    {244.69193226422038, 39.12128399815321, 15.642631884188171, 6.254700951936329,
+     3.955076722920577, 3.0041660239464334},
     {
       {0.8611363115940526, 0.33998104358485626},
       {0.932469514203152, 0.6612093864662645, 0.2386191860831969},
@@ -137,15 +140,15 @@ STARLENS_HOST_DEVICE inline double flux_between(const HalfQuadrant& h, const Ray
 STARLENS_HOST_DEVICE inline int order_index(double lo, double hi, bool singular_at_zero) {
   const double half = 0.5 * (hi - lo);
   const double d = 1.0 / half;
-  double log_rho = log(d + sqrt(1.0 + d * d));
+  double rho = d + sqrt(1.0 + d * d);
   if (singular_at_zero) {
     const double delta = 1.0 + lo / half;
-    const double log_rho_zero = log(delta + sqrt(delta * delta - 1.0));
-    if (log_rho_zero < log_rho) log_rho = log_rho_zero;
+    const double rho_zero = delta + sqrt(delta * delta - 1.0);
+    if (rho_zero < rho) rho = rho_zero;
   }
   const GaussLegendreTable& table = gauss_legendre_table();
   for (int k = 0; k < kOrderCount; ++k) {
-    if (table.orders[k] * log_rho >= kOrderExponent) return k;
+    if (rho >= table.min_rho[k]) return k;
   }
   return kOrderCount - 1;
 }
