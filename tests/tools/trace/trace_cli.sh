@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# Command-line behaviour of starlens-trace: a map, its manifest and inspect; determinism across
+# thread counts and a --from-manifest replay; every bad-input path (exit 2, one line naming the
+# flag or file); an interrupted run leaves nothing under the final name.
+# usage: trace_cli.sh STARLENS_TRACE
+set -uo pipefail
+trace=$1
+work=$(mktemp -d)
+trap 'chmod -R u+w "$work"; rm -rf "$work"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# expect STATUS PATTERN command... : exit status, and a one-line stderr matching PATTERN
+expect() {
+  local want=$1 pattern=$2; shift 2
+  "$@" >"$work/stdout" 2>"$work/stderr"
+  local got=$?
+  [ "$got" = "$want" ] || fail "'$*' exited $got, expected $want: $(cat "$work/stderr")"
+  if [ -n "$pattern" ]; then
+    grep -q -- "$pattern" "$work/stderr" || fail "'$*': stderr lacks '$pattern': $(cat "$work/stderr")"
+    [ "$(wc -l <"$work/stderr")" = 1 ] || fail "'$*': error is not one line: $(cat "$work/stderr")"
+  fi
+}
+
+cd "$work"
+small=(--width 96 --height 64 --r-obs 10 --fov 90 --quiet)
+
+# A map, its manifest, a summary and a picture.
+expect 0 "" "$trace" "${small[@]}" -o map.h5
+[ -s map.h5 ] && [ -s map.h5.manifest.json ] || fail "map or manifest missing"
+python3 - map.h5.manifest.json <<'PY' || fail "manifest content"
+import json, sys
+m = json.load(open(sys.argv[1]))
+c, p = m["counts"], m["parameters"]
+assert m["tool"] == "starlens-trace"
+assert c["vertices"] > 0 and c["triangles"] > 0 and c["shadow_triangles"] > 0, c
+assert set(c["dropped"]) == {"failed", "status", "orientation", "tolerance", "source_size", "degenerate"}, c
+assert sum(c["kept_triangles_by_depth"]) == c["triangles"], c
+assert p["r_obs"] == 10 and p["fov_deg"] == 90 and p["mesh_step"] == 4 and p["mesh_max_depth"] == 10, p
+assert p["bh_frame"] == "galactic" and abs(p["bh_ra_deg"] - 266.405) < 1e-3, p
+for phase in ("trace_and_refine", "assemble", "write"):
+    assert phase in m["timings_s"], phase
+assert m["outputs"][0]["role"] == "lensmap" and len(m["outputs"][0]["sha256"]) == 64
+PY
+expect 0 "" "$trace" inspect map.h5
+for field in "spacetime     schwarzschild" "vertices" "triangles" "dropped" "depth" "magnification"; do
+  grep -q "$field" stdout || fail "inspect summary lacks '$field'"
+done
+expect 0 "" "$trace" inspect map.h5 --png map.png --edges
+[ "$(head -c 8 map.png | od -An -tx1 | tr -d ' ')" = "89504e470d0a1a0a" ] || fail "map.png is not a PNG"
+
+# Deterministic: the same map with 1 and 2 threads, and a replay from the manifest.
+expect 0 "" "$trace" "${small[@]}" --threads 1 -o one.h5
+expect 0 "" "$trace" "${small[@]}" --threads 2 -o two.h5
+cmp -s one.h5 two.h5 || fail "maps differ between 1 and 2 threads"
+expect 0 "" "$trace" --from-manifest one.h5.manifest.json -o replay.h5
+cmp -s one.h5 replay.h5 || fail "replayed map differs"
+
+# Outputs are not overwritten without --force.
+expect 2 "output exists (use --force" "$trace" "${small[@]}" -o map.h5
+expect 0 "" "$trace" "${small[@]}" -o map.h5 --force
+touch stale.h5.manifest.json
+expect 2 "stale.h5.manifest.json: output exists" "$trace" "${small[@]}" -o stale.h5
+[ -e stale.h5 ] && fail "refused run left stale.h5"
+
+# Bad arguments: exit 2, one line naming the flag.
+expect 2 "--r-obs" "$trace" "${small[@]}" --r-obs 3 -o bad.h5
+expect 2 "--r-obs" "$trace" "${small[@]}" --r-obs 2.5 -o bad.h5
+expect 2 "--r-obs" "$trace" "${small[@]}" --r-obs nan -o bad.h5
+expect 2 "--r-obs" "$trace" "${small[@]}" --r-obs -1 --spacetime minkowski -o bad.h5
+expect 2 "--fov" "$trace" "${small[@]}" --fov 180 -o bad.h5
+expect 2 "--fov" "$trace" "${small[@]}" --fov 0 -o bad.h5
+expect 2 "--fov" "$trace" "${small[@]}" --projection equirect --fov 180 -o bad.h5
+expect 2 "--fov" "$trace" "${small[@]}" --projection fisheye --fov 400 -o bad.h5
+expect 2 "--projection" "$trace" "${small[@]}" --projection mercator -o bad.h5
+expect 2 "--width" "$trace" "${small[@]}" --width 0 -o bad.h5
+expect 2 "--height" "$trace" "${small[@]}" --height 0 -o bad.h5
+expect 2 "--width" "$trace" "${small[@]}" --width -5 -o bad.h5
+expect 2 "unknown spacetime 'kerr'" "$trace" "${small[@]}" --spacetime kerr -o bad.h5
+expect 2 "--mesh-step" "$trace" "${small[@]}" --mesh-step 0 -o bad.h5
+expect 2 "--mesh-tol" "$trace" "${small[@]}" --mesh-tol -0.1 -o bad.h5
+expect 2 "--mesh-max-source" "$trace" "${small[@]}" --mesh-max-source 0 -o bad.h5
+expect 2 "--mesh-max-depth" "$trace" "${small[@]}" --mesh-max-depth 41 -o bad.h5
+expect 2 "--bh-b" "$trace" "${small[@]}" --bh-b 95 -o bad.h5
+expect 2 "--look-dlat" "$trace" "${small[@]}" --bh-b 80 --look-dlat 20 -o bad.h5
+expect 2 "either --bh-l/--bh-b or --bh-ra/--bh-dec" "$trace" "${small[@]}" --bh-l 10 --bh-dec 5 -o bad.h5
+expect 2 "give both" "$trace" "${small[@]}" --bh-ra 10 -o bad.h5
+expect 2 "-o/--output: required" "$trace" "${small[@]}"
+expect 2 "command line" "$trace" "${small[@]}" --no-such-flag -o bad.h5
+expect 2 "does not exist" "$trace" "${small[@]}" -o missing/folder/bad.h5
+mkdir folder.h5
+expect 2 "output path is a folder" "$trace" "${small[@]}" -o folder.h5
+mkdir readonly && chmod 555 readonly
+if [ ! -w readonly ]; then
+  expect 2 "not writable" "$trace" "${small[@]}" -o readonly/bad.h5
+elif [ -d /proc/sys ] && [ ! -w /proc/sys ]; then  # running as root: a read-only folder
+  expect 2 "not writable" "$trace" "${small[@]}" -o /proc/sys/bad.h5
+else
+  echo "note: no unwritable folder available to test"
+fi
+[ -e bad.h5 ] && fail "a refused run left bad.h5"
+
+# Bad input files for inspect.
+expect 2 "no such file" "$trace" inspect missing.h5
+echo "not a map" >text.h5
+expect 2 "not an HDF5 file" "$trace" inspect text.h5
+head -c 4000 map.h5 >cut.h5
+expect 2 "cut.h5" "$trace" inspect cut.h5
+expect 2 "--edges: needs --png" "$trace" inspect map.h5 --edges
+expect 2 "map.png: output exists" "$trace" inspect map.h5 --png map.png
+
+# Interrupted runs (SIGINT, SIGTERM) leave no map, no temporary and no manifest.
+for signal in INT TERM; do
+  "$trace" --width 1920 --height 1080 --mesh-max-depth 16 --quiet -o big.h5 2>/dev/null &
+  pid=$!
+  sleep 1.5
+  kill -s "$signal" "$pid"
+  wait "$pid"
+  status=$?
+  [ "$status" -gt 128 ] || fail "SIGNAL $signal: run exited $status, not by the signal"
+  ls big.h5* >/dev/null 2>&1 && fail "SIG$signal left: $(ls big.h5*)"
+done
+
+expect 0 "" "$trace" --help
+expect 0 "" "$trace" --version
+grep -q "starlens-trace" stdout || fail "--version does not name the tool"
+
+[ "$failures" = 0 ] && echo "all trace command-line checks passed"
+exit $((failures > 0))
