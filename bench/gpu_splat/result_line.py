@@ -20,4 +20,5 @@ line = {
 }
 if gpu:
     line["gpu"] = {k: gpu.get(k) for k in ("name", "batch_events", "batches_submitted", "strategy_choices")}
+    line["strategy"] += f"/b{gpu.get('batch_events')}" if gpu.get("batch_events") != 262144 else ""
 print(json.dumps(line))

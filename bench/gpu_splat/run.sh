@@ -7,7 +7,9 @@
 # usage: bench/gpu_splat/run.sh BIN_DIR OUT_DIR
 #   BIN_DIR: starlens-splat (built with -Dgpu=cuda|hip) and starlens-synth-events.
 #   env: WIDTH HEIGHT (1920 x 1080, as bench/splat_cpu), REPEAT (5), LARGE (100000000; 0 skips), WORK (scratch
-#   folder, needs 2 x 5.6 GB), SMALL_COUNTS ("4096 16384 65536"), CPU_LARGE (1: also the CPU).
+#   folder, needs 2 x 5.6 GB), SMALL_COUNTS ("4096 16384 65536"), CPU_LARGE (1: also the CPU),
+#   BATCHES (e.g. "65536 1048576": also every GPU strategy at these batch sizes, on the
+#   largest small count; for tuning).
 # Writes OUT_DIR/results.jsonl (one line per run), table.txt and manifests.tar.gz.
 set -uo pipefail
 bin=$(realpath "$1")
@@ -32,7 +34,7 @@ strategies=(adaptive atomic tile16 tile32)
 # run DISTRIBUTION EVENTS STREAM BACKEND STRATEGY REPEAT
 run() {
   local distribution=$1 events=$2 stream=$3 backend=$4 strategy=$5 replays=$6
-  local name=$distribution-$events-$backend-$strategy
+  local name=$distribution-$events-$backend-$strategy${STARLENS_GPU_BATCH_EVENTS:+-batch$STARLENS_GPU_BATCH_EVENTS}
   local frame=$work/$name.exr
   local start=$(date +%s.%N)
   if ! "$bin/starlens-splat" -i "$stream" -o "$frame" --backend "$backend" --gpu-strategy "$strategy" \
@@ -62,6 +64,11 @@ for distribution in uniform hotspot; do
     synth "$distribution" "$events" "$stream"
     run "$distribution" "$events" "$stream" cpu adaptive "$repeat"
     for strategy in "${strategies[@]}"; do run "$distribution" "$events" "$stream" gpu "$strategy" "$repeat"; done
+  done
+  for batch in ${BATCHES:-}; do
+    for strategy in "${strategies[@]}"; do
+      STARLENS_GPU_BATCH_EVENTS=$batch run "$distribution" "$events" "$stream" gpu "$strategy" "$repeat"
+    done
   done
 done
 

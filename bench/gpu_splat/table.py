@@ -22,6 +22,6 @@ for r in rows:
         choices = (f"atomic {c['atomic']} tile16 {c['tile16']} tile32 {c['tile32']} "
                    f"density p50 {c['centre_tile_density']['p50']:.1f}")
     print(f"{r['distribution']:8} {r['events']:>10} {r['backend']:8} {r['strategy']:9} {r['contributions']:>12} "
-          f"{kernel:9.4f} {rate:10.2f} {t['total']:8.3f} {events_rate:9.2f} {t.get('read', 0):7.3f} "
+          f"{kernel:9.4f} {rate:10.3f} {t['total']:8.3f} {events_rate:9.2f} {t.get('read', 0):7.3f} "
           f"{t.get('upload', 0):7.3f} {t.get('binning', 0):7.3f} {t.get('accumulate', 0):7.3f} "
           f"{t.get('merge', 0):7.3f} {t.get('download', 0):8.3f} {t.get('write_exr', 0):6.2f}  {choices}")

@@ -23,24 +23,33 @@ TEST_CASE("density: event centres per occupied 32 px tile; direct: support above
       event_at(99.5, 69.5, 17),                                               // tile (3,2): direct
       event_at(40, 1, 2),                                                     // tile (1,0)
       event_at(-1, 5, 20),      event_at(50, 70, 2)};                         // centres outside
-  const BatchSummary summary = summariser.summarise(events);
+  std::vector<std::uint32_t> direct(events.size());
+  const BatchSummary summary = summariser.summarise(events, direct.data());
   CHECK(summary.events == 7);
   CHECK(summary.direct == 2);
+  CHECK(direct[0] == 3);
+  CHECK(direct[1] == 5);
+  CHECK(summary.max_cached_support == 16);
+  // The larger direct box: (-1, 5) with support 20 + 1 reaches columns 0..20, rows 0..26.
+  CHECK(summary.max_direct_pixels == 21 * 27);
   CHECK(summary.centres_in_frame == 5);
   CHECK(summary.occupied_centre_tiles == 3);
   CHECK(summary.density() == doctest::Approx(5.0 / 3.0));
 
   // The occupancy is reset between batches.
-  const BatchSummary again = summariser.summarise(std::span(events).first(1));
+  const BatchSummary again = summariser.summarise(std::span(events).first(1), direct.data());
   CHECK(again.occupied_centre_tiles == 1);
   CHECK(again.density() == 1.0);
-  CHECK(summariser.summarise({}).density() == 0.0);
+  CHECK(summariser.summarise({}, direct.data()).density() == 0.0);
 }
 
 TEST_CASE("--psf-direct makes every event direct") {
   BatchSummariser summariser(64, 64, 16, true);
   const std::vector<StarEvent> events = {event_at(3, 3, 1), event_at(40, 40, 30)};
-  CHECK(summariser.summarise(events).direct == 2);
+  std::vector<std::uint32_t> direct(events.size());
+  const BatchSummary summary = summariser.summarise(events, direct.data());
+  CHECK(summary.direct == 2);
+  CHECK(summary.max_cached_support == 0);
 }
 
 TEST_CASE("strategy names and the adaptive choice") {

@@ -43,7 +43,9 @@ std::uint64_t splat_like_gpu(const StarEvent& event, const SplatConstants& c,
   for (std::int32_t j = e.box.j0; j <= e.box.j1; ++j)
     for (std::int32_t i = e.box.i0; i <= e.box.i1; ++i) {
       double weight = 0;
-      if (!pixel_weight<true>(e, i, j, c, weight)) continue;
+      const bool adds = e.direct ? direct_pixel_weight(e, i, j, c.psf, weight)
+                                 : cached_pixel_weight(e, i, j, c, weight);
+      if (!adds) continue;
       double* pixel = rgb.data() + 3 * (std::size_t(j) * c.width + i);
       pixel[0] += e.flux_r * weight;
       pixel[1] += e.flux_g * weight;

@@ -1,5 +1,8 @@
-// Event preparation and the atomic strategy: a group of 32 threads per event walks the
-// event's pixel box and adds each contribution with double atomics.
+// Event preparation; the atomic strategy (a group of 32 threads per cached event walks the
+// event's pixel box); and direct events for every strategy (blocks of pixels of each box).
+// Both add each contribution to the frame with double atomics.
+#include <algorithm>
+
 #include "gpu/gpu_check.h"
 #include "splat_kernels.h"
 
@@ -15,7 +18,6 @@ __global__ void prepare_events_kernel(const StarEvent* events, std::uint32_t cou
   if (index < count) prepared[index] = prepare_event(events[index], constants);
 }
 
-template <bool kWithDirect>
 __global__ void __launch_bounds__(kBlock)
     atomic_splat_kernel(const PreparedEvent* events, std::uint32_t count, SplatConstants constants,
                         double* frame, unsigned long long* contributions) {
@@ -24,14 +26,14 @@ __global__ void __launch_bounds__(kBlock)
   unsigned long long added = 0;
   if (event_index < count) {
     const PreparedEvent& e = events[event_index];
-    if (!e.box.empty()) {
+    if (!e.direct && !e.box.empty()) {
       // The group walks the box row-major, 32 pixels a step, without a division per pixel.
       const std::int32_t box_width = e.box.i1 - e.box.i0 + 1;
       std::int32_t i = e.box.i0 + std::int32_t(lane) % box_width;
       std::int32_t j = e.box.j0 + std::int32_t(lane) / box_width;
       while (j <= e.box.j1) {
         double weight = 0;
-        if (pixel_weight<kWithDirect>(e, i, j, constants, weight)) {
+        if (cached_pixel_weight(e, i, j, constants, weight)) {
           double* pixel = frame + 3 * (std::size_t(j) * constants.width + i);
           atomicAdd(pixel + 0, e.flux_r * weight);
           atomicAdd(pixel + 1, e.flux_g * weight);
@@ -40,6 +42,33 @@ __global__ void __launch_bounds__(kBlock)
         }
         for (i += kGroup; i > e.box.i1; i -= box_width) ++j;
       }
+    }
+  }
+  add_block_count(added, contributions);
+}
+
+// Blocks (x: a run of kBlock pixels of the box, y: the event) for the direct events.
+__global__ void __launch_bounds__(kBlock)
+    direct_splat_kernel(const PreparedEvent* events, const std::uint32_t* indices,
+                        std::uint32_t count, SplatConstants constants, double* frame,
+                        unsigned long long* contributions) {
+  unsigned long long added = 0;
+  for (std::uint32_t d = blockIdx.y; d < count; d += gridDim.y) {
+    const PreparedEvent& e = events[indices[d]];
+    if (e.box.empty()) continue;
+    const std::int64_t box_width = e.box.i1 - e.box.i0 + 1;
+    const std::int64_t pixels = box_width * (e.box.j1 - e.box.j0 + 1);
+    for (std::int64_t p = std::int64_t(blockIdx.x) * kBlock + threadIdx.x; p < pixels;
+         p += std::int64_t(gridDim.x) * kBlock) {
+      const auto i = std::int32_t(e.box.i0 + p % box_width);
+      const auto j = std::int32_t(e.box.j0 + p / box_width);
+      double weight = 0;
+      if (!direct_pixel_weight(e, i, j, constants.psf, weight)) continue;
+      double* pixel = frame + 3 * (std::size_t(j) * constants.width + i);
+      atomicAdd(pixel + 0, e.flux_r * weight);
+      atomicAdd(pixel + 1, e.flux_g * weight);
+      atomicAdd(pixel + 2, e.flux_b * weight);
+      ++added;
     }
   }
   add_block_count(added, contributions);
@@ -58,17 +87,26 @@ void launch_prepare_events(const StarEvent* events, std::uint32_t count,
 
 void launch_atomic_splat(const PreparedEvent* events, std::uint32_t count,
                          const SplatConstants& constants, double* frame,
-                         unsigned long long* contributions, bool with_direct, hipStream_t stream) {
+                         unsigned long long* contributions, hipStream_t stream) {
   if (count == 0) return;
   const std::uint64_t threads = std::uint64_t(count) * kGroup;
   const auto blocks = std::uint32_t((threads + kBlock - 1) / kBlock);
-  if (with_direct)
-    atomic_splat_kernel<true>
-        <<<blocks, kBlock, 0, stream>>>(events, count, constants, frame, contributions);
-  else
-    atomic_splat_kernel<false>
-        <<<blocks, kBlock, 0, stream>>>(events, count, constants, frame, contributions);
+  atomic_splat_kernel<<<blocks, kBlock, 0, stream>>>(events, count, constants, frame,
+                                                     contributions);
   check_launch("accumulate launch");
+}
+
+void launch_direct_splat(const PreparedEvent* events, const std::uint32_t* indices,
+                         std::uint32_t count, std::uint64_t max_pixels,
+                         const SplatConstants& constants, double* frame,
+                         unsigned long long* contributions, hipStream_t stream) {
+  if (count == 0 || max_pixels == 0) return;
+  constexpr std::uint64_t kMaxGrid = 65535;
+  const dim3 grid(std::uint32_t(std::min(kMaxGrid, (max_pixels + kBlock - 1) / kBlock)),
+                  std::uint32_t(std::min<std::uint64_t>(kMaxGrid, count)));
+  direct_splat_kernel<<<grid, kBlock, 0, stream>>>(events, indices, count, constants, frame,
+                                                   contributions);
+  check_launch("direct launch");
 }
 
 }  // namespace starlens

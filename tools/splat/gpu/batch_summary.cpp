@@ -16,12 +16,22 @@ BatchSummariser::BatchSummariser(std::uint32_t width, std::uint32_t height,
       tile_columns_((width + kCentreTile - 1) / kCentreTile),
       occupied_(std::size_t(tile_columns_) * ((height + kCentreTile - 1) / kCentreTile), 0) {}
 
-BatchSummary BatchSummariser::summarise(std::span<const StarEvent> events) {
+BatchSummary BatchSummariser::summarise(std::span<const StarEvent> events,
+                                        std::uint32_t* direct_indices) {
   BatchSummary summary;
   summary.events = events.size();
-  for (const StarEvent& event : events) {
-    if (all_direct_ || event.support > cache_radius_) ++summary.direct;
-    if (event.support > summary.max_support) summary.max_support = event.support;
+  for (std::size_t index = 0; index < events.size(); ++index) {
+    const StarEvent& event = events[index];
+    if (is_direct(event)) {
+      direct_indices[summary.direct++] = std::uint32_t(index);
+      const PixelBox box = binning_pixel_box(event.x, event.y, event.support, width_, height_);
+      if (!box.empty()) {
+        const std::uint64_t pixels = std::uint64_t(box.i1 - box.i0 + 1) * (box.j1 - box.j0 + 1);
+        if (pixels > summary.max_direct_pixels) summary.max_direct_pixels = pixels;
+      }
+    } else if (event.support > summary.max_cached_support) {
+      summary.max_cached_support = event.support;
+    }
     if (!(event.x >= 0 && event.x < width_ && event.y >= 0 && event.y < height_)) continue;
     ++summary.centres_in_frame;
     const std::uint32_t tile =

@@ -17,7 +17,8 @@ struct BatchSummary {
   std::uint64_t direct = 0;  // evaluated exactly (support > Rc, or --psf-direct)
   std::uint64_t centres_in_frame = 0;
   std::uint64_t occupied_centre_tiles = 0;  // 32 px tiles holding at least one event centre
-  double max_support = 0;                   // px
+  double max_cached_support = 0;            // px, over the events that are not direct
+  std::uint64_t max_direct_pixels = 0;      // largest binning box of a direct event
   // Event centres per occupied centre tile (0 when no centre lies in the frame).
   double density() const {
     return occupied_centre_tiles ? double(centres_in_frame) / double(occupied_centre_tiles) : 0.0;
@@ -28,7 +29,11 @@ class BatchSummariser {
  public:
   BatchSummariser(std::uint32_t width, std::uint32_t height, std::int32_t cache_radius,
                   bool all_direct);
-  BatchSummary summarise(std::span<const StarEvent> events);
+  // Also writes the indices of the direct events to `direct_indices` (room for all events).
+  BatchSummary summarise(std::span<const StarEvent> events, std::uint32_t* direct_indices);
+  bool is_direct(const StarEvent& event) const {
+    return all_direct_ || event.support > cache_radius_;
+  }
 
  private:
   std::uint32_t width_;
@@ -46,7 +51,7 @@ class BatchSummariser {
 std::uint64_t tile_reference_bound(std::uint64_t events, double max_support, std::uint32_t tile);
 
 // Tile references (event, tile) of these events' binning boxes: never fewer than the
-// binning kernels make.
+// binning kernels make (for cached events; direct events are not binned).
 std::uint64_t count_tile_references(std::span<const StarEvent> events, std::uint32_t width,
                                     std::uint32_t height, std::uint32_t tile);
 

@@ -14,13 +14,6 @@
 #include "optics/moffat.h"
 #include "tile_geometry.h"
 
-// The quadrature of direct events stays out of line on the GPU (see direct_pixel_weight).
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#define STARLENS_NOINLINE __noinline__
-#else
-#define STARLENS_NOINLINE
-#endif
-
 namespace starlens {
 
 template <typename T>
@@ -146,11 +139,11 @@ STARLENS_HOST_DEVICE inline PreparedEvent prepare_event(const StarEvent& event,
   return e;
 }
 
-// The exact integral over pixel (i, j) clipped to the support disc, if the CPU's direct
-// evaluator visits the pixel (its row's reach). Kept out of line: the quadrature needs many
-// registers, which would otherwise lower the occupancy of the cached path most events take.
-STARLENS_HOST_DEVICE STARLENS_NOINLINE inline bool direct_pixel_weight(
-    const PreparedEvent& e, std::int32_t i, std::int32_t j, const Moffat& psf, double& weight) {
+// The exact integral over pixel (i, j) of the event's box clipped to the support disc, if
+// the CPU's direct evaluator visits the pixel (its row's reach; it counts zero weights too).
+STARLENS_HOST_DEVICE inline bool direct_pixel_weight(const PreparedEvent& e, std::int32_t i,
+                                                     std::int32_t j, const Moffat& psf,
+                                                     double& weight) {
   const double y0 = j - e.y, y1 = j + 1 - e.y;
   const double nearest_dy = y0 > 0 ? y0 : y1 < 0 ? -y1 : 0.0;
   if (!(nearest_dy < e.support)) return false;
@@ -175,17 +168,11 @@ STARLENS_HOST_DEVICE inline bool centre_in_support(const PreparedEvent& e, std::
          di <= biased_floor(e.centre_x + reach, bias);
 }
 
-// Weight of pixel (i, j) of the event's box for a unit-flux event; false where the CPU adds
+// Weight of pixel (i, j) of a cached event's box for unit flux; false where the CPU adds
 // nothing (a contribution of weight 0 inside the support still counts, as on the CPU).
-// Kernels are instantiated without the direct path for batches that have no direct event
-// (the host knows): the cached path then keeps its few registers.
-template <bool kWithDirect>
-STARLENS_HOST_DEVICE inline bool pixel_weight(const PreparedEvent& e, std::int32_t i,
-                                              std::int32_t j, const SplatConstants& c,
-                                              double& weight) {
-  if constexpr (kWithDirect) {
-    if (e.direct) return direct_pixel_weight(e, i, j, c.psf, weight);
-  }
+STARLENS_HOST_DEVICE inline bool cached_pixel_weight(const PreparedEvent& e, std::int32_t i,
+                                                     std::int32_t j, const SplatConstants& c,
+                                                     double& weight) {
   const std::int32_t di = i - e.ix, dj = j - e.iy;
   if (!centre_in_support(e, di, dj, c.cache_radius + 3)) return false;
   const std::int32_t offset = (dj + c.cache_radius) * c.window + (di + c.cache_radius);

@@ -57,23 +57,34 @@ struct TileScratch {
   }
 };
 
-// A pinned host slot and its device twin, with the events that time and guard its batch.
+enum class Phase : std::uint8_t { binning, accumulate, merge };
+
+// A pinned host slot and its device twin (events and the indices of the direct ones), with
+// the events that time and guard its batch.
 struct Slot {
   PinnedArray<StarEvent> staged;
   DeviceArray<StarEvent> device;
+  PinnedArray<std::uint32_t> direct_staged;
+  DeviceArray<std::uint32_t> direct_device;
   std::uint32_t count = 0;
   bool in_flight = false;
   GpuEvent upload_start{"event creation"}, uploaded{"event creation"};
   GpuEvent compute_start{"event creation"}, prepared{"event creation"};
-  // Three per binning round: binned, accumulated, merged.
+  // After each kernel of the batch: the event and the phase the time since the last belongs to.
   std::vector<std::unique_ptr<GpuEvent>> marks;
-  std::uint32_t rounds = 0;
+  std::vector<Phase> mark_phases;
+  std::uint32_t rounds = 0;  // binning rounds
 
   explicit Slot(std::uint32_t capacity)
-      : staged(capacity, "pinned allocation"), device(capacity, "event buffer allocation") {}
-  GpuEvent& mark(std::uint32_t index) {
-    while (marks.size() <= index) marks.push_back(std::make_unique<GpuEvent>("event creation"));
-    return *marks[index];
+      : staged(capacity, "pinned allocation"),
+        device(capacity, "event buffer allocation"),
+        direct_staged(capacity, "pinned allocation"),
+        direct_device(capacity, "event buffer allocation") {}
+  void mark(Phase phase, hipStream_t stream) {
+    if (marks.size() == mark_phases.size())
+      marks.push_back(std::make_unique<GpuEvent>("event creation"));
+    marks[mark_phases.size()]->record(stream, "event record");
+    mark_phases.push_back(phase);
   }
 };
 
@@ -122,57 +133,71 @@ struct SplatEngine::State {
 
   // Queues the kernels of one batch on the compute stream and records its marks.
   void run_kernels(Slot& slot, GpuStrategy strategy, const BatchSummary& summary) {
-    const bool with_direct = summary.direct > 0;
     const std::uint32_t count = slot.count;
+    slot.mark_phases.clear();
+    slot.rounds = 0;
     slot.compute_start.record(compute(), "event record");
     launch_prepare_events(slot.device.data(), count, constants, prepared.data(), compute());
     slot.prepared.record(compute(), "event record");
-    slot.rounds = 0;
+    if (summary.direct < summary.events) run_cached(slot, strategy, summary);
+    if (summary.direct > 0) {
+      launch_direct_splat(prepared.data(), slot.direct_device.data(), std::uint32_t(summary.direct),
+                          summary.max_direct_pixels, constants, frame.data(), contributions.data(),
+                          compute());
+      slot.mark(Phase::accumulate, compute());
+    }
+    if (slot.mark_phases.empty()) slot.mark(Phase::binning, compute());
+  }
+
+  void run_cached(Slot& slot, GpuStrategy strategy, const BatchSummary& summary) {
+    const std::uint32_t count = slot.count;
     if (strategy == GpuStrategy::atomic) {
-      slot.mark(0).record(compute(), "event record");
       launch_atomic_splat(prepared.data(), count, constants, frame.data(), contributions.data(),
-                          with_direct, compute());
-      slot.mark(1).record(compute(), "event record");
-      slot.mark(2).record(compute(), "event record");
-      slot.rounds = 1;
+                          compute());
+      slot.mark(Phase::accumulate, compute());
       return;
     }
     TileScratch& tiles = scratch(strategy);
     const std::uint32_t tile = tiles.view.grid.tile;
     const std::span<const StarEvent> events(slot.staged.data(), count);
-    const bool one_round =
-        tile_reference_bound(count, summary.max_support, tile) <= tiles.view.reference_capacity;
+    const bool one_round = tile_reference_bound(count, summary.max_cached_support, tile) <=
+                           tiles.view.reference_capacity;
     // Rounds of consecutive events whose tile references fit the scratch.
     std::uint32_t first = 0;
     while (first < count) {
       std::uint32_t last = one_round ? count : first;
       std::uint64_t references = 0;
       while (last < count) {
+        const StarEvent& event = events[last];
         const std::uint64_t more =
-            count_tile_references(events.subspan(last, 1), constants.width, constants.height, tile);
+            summariser->is_direct(event)
+                ? 0
+                : count_tile_references(events.subspan(last, 1), constants.width, constants.height,
+                                        tile);
         if (references + more > tiles.view.reference_capacity) break;
         references += more;
         ++last;
       }
       if (last == first) ++last;  // cannot happen: the capacity holds every tile of the frame
-      const std::uint32_t round = slot.rounds++;
+      ++slot.rounds;
       const PreparedEvent* round_events = prepared.data() + first;
       launch_tile_binning(round_events, last - first, tiles.view, compute());
-      slot.mark(3 * round).record(compute(), "event record");
+      slot.mark(Phase::binning, compute());
       launch_tile_accumulate(round_events, tiles.view, constants, frame.data(),
-                             contributions.data(), with_direct, persistent_blocks, compute());
-      slot.mark(3 * round + 1).record(compute(), "event record");
+                             contributions.data(), persistent_blocks, compute());
+      slot.mark(Phase::accumulate, compute());
       launch_tile_merge(tiles.view, constants, frame.data(), persistent_blocks, compute());
-      slot.mark(3 * round + 2).record(compute(), "event record");
+      slot.mark(Phase::merge, compute());
       first = last;
     }
   }
 
+  // Uploads the staged batch and queues its kernels; nothing when the slot holds nothing new.
   void submit_current() {
     Slot& slot = *slots[current];
-    if (slot.count == 0) return;
+    if (slot.in_flight || slot.count == 0) return;
     const std::span<const StarEvent> events(slot.staged.data(), slot.count);
-    const BatchSummary summary = summariser->summarise(events);
+    const BatchSummary summary = summariser->summarise(events, slot.direct_staged.data());
     direct += summary.direct;
     const GpuStrategy strategy =
         options.strategy.value_or(choose_strategy(summary.density(), options.thresholds));
@@ -181,6 +206,11 @@ struct SplatEngine::State {
     check_gpu(hipMemcpyAsync(slot.device.data(), slot.staged.data(), slot.count * sizeof(StarEvent),
                              hipMemcpyHostToDevice, copy()),
               "upload");
+    if (summary.direct > 0)
+      check_gpu(
+          hipMemcpyAsync(slot.direct_device.data(), slot.direct_staged.data(),
+                         summary.direct * sizeof(std::uint32_t), hipMemcpyHostToDevice, copy()),
+          "upload");
     slot.uploaded.record(copy(), "event record");
     check_gpu(hipStreamWaitEvent(compute(), slot.uploaded.get(), 0), "upload");
     run_kernels(slot, strategy, summary);
@@ -193,18 +223,25 @@ struct SplatEngine::State {
   // Waits for a slot's batch and adds its device times.
   void complete(Slot& slot) {
     const auto start = std::chrono::steady_clock::now();
-    slot.mark(3 * slot.rounds - 1).synchronize("kernel");
+    slot.marks[slot.mark_phases.size() - 1]->synchronize("kernel");
     seconds.host_wait += seconds_since(start);
     seconds.upload += elapsed_seconds(slot.upload_start, slot.uploaded, "timing");
     seconds.binning += elapsed_seconds(slot.compute_start, slot.prepared, "timing");
     const GpuEvent* previous = &slot.prepared;
-    for (std::uint32_t round = 0; round < slot.rounds; ++round) {
-      seconds.binning += elapsed_seconds(*previous, slot.mark(3 * round), "timing");
-      seconds.accumulate +=
-          elapsed_seconds(slot.mark(3 * round), slot.mark(3 * round + 1), "timing");
-      seconds.merge +=
-          elapsed_seconds(slot.mark(3 * round + 1), slot.mark(3 * round + 2), "timing");
-      previous = &slot.mark(3 * round + 2);
+    for (std::size_t k = 0; k < slot.mark_phases.size(); ++k) {
+      const double elapsed = elapsed_seconds(*previous, *slot.marks[k], "timing");
+      switch (slot.mark_phases[k]) {
+        case Phase::binning:
+          seconds.binning += elapsed;
+          break;
+        case Phase::accumulate:
+          seconds.accumulate += elapsed;
+          break;
+        case Phase::merge:
+          seconds.merge += elapsed;
+          break;
+      }
+      previous = slot.marks[k].get();
     }
     slot.in_flight = false;
     slot.count = 0;

@@ -25,13 +25,21 @@ void launch_prepare_events(const StarEvent* events, std::uint32_t count,
                            const SplatConstants& constants, PreparedEvent* prepared,
                            hipStream_t stream);
 
-// atomic: a group of 32 threads per event, double atomics into the frame.
+// atomic: a group of 32 threads per cached event, double atomics into the frame.
 void launch_atomic_splat(const PreparedEvent* events, std::uint32_t count,
                          const SplatConstants& constants, double* frame,
-                         unsigned long long* contributions, bool with_direct, hipStream_t stream);
+                         unsigned long long* contributions, hipStream_t stream);
 
-// `with_direct`: whether any event of the batch is evaluated exactly (else a leaner kernel).
-// tile16 / tile32: binning into per-tile reference lists, then threads that own pixels.
+// Direct events (all strategies): each event's box is cut into blocks of pixels, so one
+// large event spreads over the whole GPU; double atomics into the frame. `indices` lists
+// the batch's direct events; `max_pixels` bounds their boxes.
+void launch_direct_splat(const PreparedEvent* events, const std::uint32_t* indices,
+                         std::uint32_t count, std::uint64_t max_pixels,
+                         const SplatConstants& constants, double* frame,
+                         unsigned long long* contributions, hipStream_t stream);
+
+// tile16 / tile32 (cached events only): binning into per-tile reference lists, then threads that
+// own pixels.
 struct TileWork {
   std::uint32_t tile;
   std::uint32_t ref_begin;  // into the reference list
@@ -75,8 +83,8 @@ void launch_tile_binning(const PreparedEvent* events, std::uint32_t count,
                          const TileBuffers& buffers, hipStream_t stream);
 void launch_tile_accumulate(const PreparedEvent* events, const TileBuffers& buffers,
                             const SplatConstants& constants, double* frame,
-                            unsigned long long* contributions, bool with_direct,
-                            std::uint32_t blocks, hipStream_t stream);
+                            unsigned long long* contributions, std::uint32_t blocks,
+                            hipStream_t stream);
 void launch_tile_merge(const TileBuffers& buffers, const SplatConstants& constants, double* frame,
                        std::uint32_t blocks, hipStream_t stream);
 

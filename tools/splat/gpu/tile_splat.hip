@@ -24,9 +24,9 @@ __global__ void tile_count_kernel(const PreparedEvent* events, std::uint32_t cou
                                   TileBuffers buffers) {
   const std::uint32_t index = blockIdx.x * blockDim.x + threadIdx.x;
   if (index >= count) return;
-  const PixelBox box = events[index].box;
-  if (box.empty()) return;
-  for_each_tile(box, buffers.grid,
+  const PreparedEvent& event = events[index];
+  if (event.direct || event.box.empty()) return;  // direct events have their own kernel
+  for_each_tile(event.box, buffers.grid,
                 [&](std::uint32_t tile) { atomicAdd(buffers.counts + tile, 1u); });
 }
 
@@ -116,25 +116,29 @@ __global__ void tile_fill_kernel(const PreparedEvent* events, std::uint32_t coun
                                  TileBuffers buffers) {
   const std::uint32_t index = blockIdx.x * blockDim.x + threadIdx.x;
   if (index >= count || buffers.totals->work == 0) return;
-  const PixelBox box = events[index].box;
-  if (box.empty()) return;
-  for_each_tile(box, buffers.grid, [&](std::uint32_t tile) {
+  const PreparedEvent& event = events[index];
+  if (event.direct || event.box.empty()) return;
+  for_each_tile(event.box, buffers.grid, [&](std::uint32_t tile) {
     buffers.references[atomicAdd(buffers.cursors + tile, 1u)] = index;
   });
 }
 
-// Threads own pixels: thread t holds column t % kTile of rows t / kTile + k * kRowStep.
+// Threads own pixels: thread t holds column t % kTile of kPerThread consecutive rows, so a
+// warp covers a band of kWarpRows rows and can skip events that miss it as a whole.
 template <std::uint32_t kTile>
 struct TilePixels {
   static constexpr std::uint32_t kPerThread = kTile * kTile / kBlock;
-  static constexpr std::uint32_t kRowStep = kBlock / kTile;
-  static_assert(kPerThread >= 1 && kTile * kTile % kBlock == 0);
+  static constexpr std::uint32_t kWarpRows = 32 / kTile * kPerThread;
+  static_assert(kPerThread >= 1 && kTile * kTile % kBlock == 0 && 32 % kTile == 0);
+  __device__ static std::uint32_t row(std::uint32_t k) {
+    return threadIdx.x / kTile * kPerThread + k;
+  }
   __device__ static std::uint32_t local(std::uint32_t k) {
-    return (threadIdx.x / kTile + k * kRowStep) * kTile + threadIdx.x % kTile;
+    return row(k) * kTile + threadIdx.x % kTile;
   }
 };
 
-template <std::uint32_t kTile, bool kWithDirect>
+template <std::uint32_t kTile>
 __global__ void __launch_bounds__(kBlock)
     tile_accumulate_kernel(const PreparedEvent* events, TileBuffers buffers,
                            SplatConstants constants, double* frame,
@@ -148,13 +152,13 @@ __global__ void __launch_bounds__(kBlock)
     const std::int32_t tile_i = std::int32_t(item.tile % buffers.grid.columns * kTile);
     const std::int32_t tile_j = std::int32_t(item.tile / buffers.grid.columns * kTile);
     const std::int32_t i = tile_i + std::int32_t(threadIdx.x % kTile);
-    std::int32_t j[Pixels::kPerThread];
+    const std::int32_t j0 = tile_j + std::int32_t(Pixels::row(0));
+    // The rows of this thread's warp: the same for all its lanes.
+    const std::int32_t warp_j0 = tile_j + std::int32_t(threadIdx.x / 32 * Pixels::kWarpRows);
+    const std::int32_t warp_j1 = warp_j0 + std::int32_t(Pixels::kWarpRows) - 1;
     double sum[Pixels::kPerThread][3];
 #pragma unroll
-    for (std::uint32_t k = 0; k < Pixels::kPerThread; ++k) {
-      j[k] = tile_j + std::int32_t(threadIdx.x / kTile + k * Pixels::kRowStep);
-      sum[k][0] = sum[k][1] = sum[k][2] = 0;
-    }
+    for (std::uint32_t k = 0; k < Pixels::kPerThread; ++k) sum[k][0] = sum[k][1] = sum[k][2] = 0;
     for (std::uint32_t first = 0; first < item.ref_count; first += kBlock) {
       const std::uint32_t batch_count = min(kBlock, item.ref_count - first);
       if (threadIdx.x < batch_count)
@@ -162,12 +166,14 @@ __global__ void __launch_bounds__(kBlock)
       __syncthreads();
       for (std::uint32_t e = 0; e < batch_count; ++e) {
         const PreparedEvent& event = batch[e];
+        if (event.box.j1 < warp_j0 || event.box.j0 > warp_j1) continue;  // warp-uniform
         if (i < event.box.i0 || i > event.box.i1) continue;
 #pragma unroll
         for (std::uint32_t k = 0; k < Pixels::kPerThread; ++k) {
+          const std::int32_t j = j0 + std::int32_t(k);
           double weight = 0;
-          if (j[k] < event.box.j0 || j[k] > event.box.j1 ||
-              !pixel_weight<kWithDirect>(event, i, j[k], constants, weight))
+          if (j < event.box.j0 || j > event.box.j1 ||
+              !cached_pixel_weight(event, i, j, constants, weight))
             continue;
           sum[k][0] += event.flux_r * weight;
           sum[k][1] += event.flux_g * weight;
@@ -179,14 +185,15 @@ __global__ void __launch_bounds__(kBlock)
     }
 #pragma unroll
     for (std::uint32_t k = 0; k < Pixels::kPerThread; ++k) {
+      const std::int32_t j = j0 + std::int32_t(k);
       if (item.slot >= 0) {
         double* partial =
             buffers.partials + (std::size_t(item.slot) * kTile * kTile + Pixels::local(k)) * 3;
         partial[0] = sum[k][0];
         partial[1] = sum[k][1];
         partial[2] = sum[k][2];
-      } else if (i < std::int32_t(constants.width) && j[k] < std::int32_t(constants.height)) {
-        double* pixel = frame + 3 * (std::size_t(j[k]) * constants.width + i);
+      } else if (i < std::int32_t(constants.width) && j < std::int32_t(constants.height)) {
+        double* pixel = frame + 3 * (std::size_t(j) * constants.width + i);
         pixel[0] += sum[k][0];
         pixel[1] += sum[k][1];
         pixel[2] += sum[k][2];
@@ -242,20 +249,13 @@ void launch_tile_binning(const PreparedEvent* events, std::uint32_t count,
 
 void launch_tile_accumulate(const PreparedEvent* events, const TileBuffers& buffers,
                             const SplatConstants& constants, double* frame,
-                            unsigned long long* contributions, bool with_direct,
-                            std::uint32_t blocks, hipStream_t stream) {
-  const bool tile16 = buffers.grid.tile == 16;
-  if (tile16 && with_direct)
-    tile_accumulate_kernel<16, true>
-        <<<blocks, kBlock, 0, stream>>>(events, buffers, constants, frame, contributions);
-  else if (tile16)
-    tile_accumulate_kernel<16, false>
-        <<<blocks, kBlock, 0, stream>>>(events, buffers, constants, frame, contributions);
-  else if (with_direct)
-    tile_accumulate_kernel<32, true>
+                            unsigned long long* contributions, std::uint32_t blocks,
+                            hipStream_t stream) {
+  if (buffers.grid.tile == 16)
+    tile_accumulate_kernel<16>
         <<<blocks, kBlock, 0, stream>>>(events, buffers, constants, frame, contributions);
   else
-    tile_accumulate_kernel<32, false>
+    tile_accumulate_kernel<32>
         <<<blocks, kBlock, 0, stream>>>(events, buffers, constants, frame, contributions);
   check_launch("accumulate launch");
 }
