@@ -21,7 +21,7 @@ for distribution in uniform hotspot; do
   done
 done
 
-printf '\n%-8s %8s %7s %12s %14s %16s %12s %10s\n' distribution events threads accumulate_s contributions contrib/s/core events/s rss_MB
+printf '\n%-8s %8s %7s %10s %14s %16s %10s %16s %10s %8s %8s\n' distribution events threads cache_s cache_contrib cache/s/core direct_s direct_contrib total_s write_s rss_MB
 for distribution in uniform hotspot; do
   for count in 250000 1000000; do
     for threads in $threads_list; do
@@ -34,9 +34,10 @@ import json, sys
 m = json.load(open(sys.argv[1]))
 rss_kb, distribution, count, threads = int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 c, t = m["counts"], m["timings_s"]
-rate = c["contributions"] / t["accumulate"]
-print(f'{distribution:<8} {c["events"]:8d} {threads:7d} {t["accumulate"]:12.4f} {c["contributions"]:14d} '
-      f'{rate / threads / 1e6:13.1f} M {c["events"] / t["total"]:12.0f} {rss_kb / 1024:10.1f}')
+rate = c["contributions_cache"] / t["accumulate_cache"]
+print(f'{distribution:<8} {c["events"]:8d} {threads:7d} {t["accumulate_cache"]:10.4f} {c["contributions_cache"]:14d} '
+      f'{rate / threads / 1e6:14.1f} M {t["accumulate_direct"]:10.4f} {c["contributions_direct"]:16d} '
+      f'{t["total"]:10.3f} {t["write_exr"]:8.3f} {rss_kb / 1024:8.1f}')
 PY
     done
   done

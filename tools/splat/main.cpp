@@ -104,7 +104,8 @@ nlohmann::json median_timings(const std::vector<ReplayResult>& replays) {
   if (first.contains("timings_s")) {
     for (const auto& [phase, ignored] : first["timings_s"].items()) {
       std::vector<double> values;
-      for (const auto& run : replays) values.push_back(run.statistics["timings_s"].value(phase, 0.0));
+      for (const auto& run : replays)
+        values.push_back(run.statistics["timings_s"].value(phase, 0.0));
       timings[phase] = median(values);
     }
   }
@@ -142,21 +143,26 @@ int run(int argc, char** argv) {
   SplatOptions options;
   CLI::App app{"Accumulates a star event stream into a double-precision OpenEXR frame."};
   add_version_flag(app, kTool);
-  app.add_option("-i,--input", options.input, "Event stream (.sle), or - for standard input")->required();
-  app.add_option("-o,--output", options.output, "Frame (.exr); with --backend count, a JSON report");
+  app.add_option("-i,--input", options.input, "Event stream (.sle), or - for standard input")
+      ->required();
+  app.add_option("-o,--output", options.output,
+                 "Frame (.exr); with --backend count, a JSON report");
   app.add_option("--png", options.png, "Also write a tone-mapped PNG");
   app.add_option("--exposure", options.exposure,
                  "Luminance Y mapped to display white in the PNG (default: automatic, the 99.9th "
-                 "percentile of pixel Y)")->check(CLI::PositiveNumber);
+                 "percentile of pixel Y)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--backend", options.backend, "cpu | gpu | count")
       ->check(CLI::IsMember({"cpu", "gpu", "count"}));
   app.add_flag("--psf-direct", options.settings.all_direct,
                "Evaluate every event exactly (the accuracy reference)");
   app.add_option("--repeat", options.repeat, "Timed replays; the manifest reports medians")
       ->check(CLI::Range(1, 1000));
-  app.add_option("--gpu-strategy", options.settings.gpu_strategy, "atomic | tile16 | tile32 | adaptive")
+  app.add_option("--gpu-strategy", options.settings.gpu_strategy,
+                 "atomic | tile16 | tile32 | adaptive")
       ->check(CLI::IsMember({"atomic", "tile16", "tile32", "adaptive"}));
-  app.add_option("--gpu-device", options.settings.gpu_device, "GPU index")->check(CLI::NonNegativeNumber);
+  app.add_option("--gpu-device", options.settings.gpu_device, "GPU index")
+      ->check(CLI::NonNegativeNumber);
   add_common_flags(app, options.common, true);
   if (const int status = parse_command_line(app, argc, argv, kTool); status >= 0) return status;
 
@@ -193,7 +199,8 @@ int run(int argc, char** argv) {
     manifest.parameters()["gpu_strategy"] = options.settings.gpu_strategy;
     manifest.parameters()["gpu_device"] = options.settings.gpu_device;
   }
-  for (const char* output_parameter : {"output", "png"}) manifest.exclude_from_digest(output_parameter);
+  for (const char* output_parameter : {"output", "png"})
+    manifest.exclude_from_digest(output_parameter);
   manifest.set_threads(options.settings.threads);
   manifest.add_input_hashed(options.input, "events", last.bytes, last.sha256);
   manifest.counts() = last.statistics.value("counts", nlohmann::json::object());
@@ -204,7 +211,8 @@ int run(int argc, char** argv) {
 
   PhaseTimes write_times;
   if (options.backend == "count") {
-    const nlohmann::json report = {{"counts", manifest.counts()}, {"timings_s", manifest.timings()}};
+    const nlohmann::json report = {{"counts", manifest.counts()},
+                                   {"timings_s", manifest.timings()}};
     if (options.output.empty()) {
       std::cout << report.dump(2) << '\n';
       return kExitOk;
@@ -235,8 +243,8 @@ int run(int argc, char** argv) {
   const auto& counts = manifest.counts();
   const double accumulate = manifest.timings().value("accumulate", 0.0);
   if (!options.common.quiet)
-    std::fprintf(stderr, "%s: %llu events, %llu contributions, %.3f s total, %.3f s accumulate\n", kTool,
-                 static_cast<unsigned long long>(counts.value("events", 0ULL)),
+    std::fprintf(stderr, "%s: %llu events, %llu contributions, %.3f s total, %.3f s accumulate\n",
+                 kTool, static_cast<unsigned long long>(counts.value("events", 0ULL)),
                  static_cast<unsigned long long>(counts.value("contributions", 0ULL)),
                  manifest.timings().value("total", 0.0), accumulate);
   return kExitOk;
