@@ -54,7 +54,7 @@ std::uint64_t accumulate_cached(const StarEvent& event, const PhaseCache& cache,
   auto ceil_of = [bias](double v) { return bias - static_cast<std::int64_t>(bias - v); };
   const std::int64_t ix = floor_of(event.x);
   const std::int64_t iy = floor_of(event.y);
-  const double offset_x = event.x - ix;  // in [0, 1)
+  const double offset_x = event.x - ix;  // in [0, 1) up to one rounding of x + bias
   const double offset_y = event.y - iy;
 
   // Bilinear interpolation between the four phases around the sub-pixel offset.
