@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# bench/catalog: (1) ingest rate of 2MASS-format gzip text, rows per second on 1 and 2 threads;
+# (2) synth straight to a store: wall time and peak RSS for 10^8 stars on 2 threads within the
+# default 4 GB --memory-limit (issue 4 targets: >= 10^6 rows/s on 2 cores; 10^8 stars <= 120 s).
+# usage: bench/catalog/run.sh [BUILD_DIR] [WORK_DIR]   (defaults: build, /tmp/starlens-bench-catalog)
+# env: INGEST_ROWS (default 4000000), PSC_FILES (4), SYNTH_STARS (100000000), THREADS ("1 2")
+set -euo pipefail
+build=${1:-build}
+work=${2:-/tmp/starlens-bench-catalog}
+tool=$build/tools/catalog/starlens-catalog
+ingest_rows=${INGEST_ROWS:-4000000}
+psc_files=${PSC_FILES:-4}
+synth_stars=${SYNTH_STARS:-100000000}
+threads_list=${THREADS:-"1 2"}
+mkdir -p "$work"
+
+echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB"
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "build: $("$tool" --version)"
+
+# Input: synth's 2MASS-format text (60 fields a row, gzip level 6, like the release's files).
+rm -rf "$work/psc" && mkdir -p "$work/psc"
+"$tool" synth --count "$ingest_rows" --seed 1 --psc-dir "$work/psc" --psc-files "$psc_files" --quiet
+echo "input: $ingest_rows rows in $psc_files files, $(du -sh "$work/psc" | cut -f1) gzip"
+
+report() {  # manifest, peak RSS (kB), wall (s), label
+  python3 - "$@" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+rss_kb, wall, label = int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+c, t = m["counts"], m["timings_s"]
+rows = c.get("rows_read", c.get("stars_written"))
+print(f'{label:<22} {m["threads"]:7d} {rows:12d} {wall:8.2f} {rows / wall:12.0f} '
+      f'{t.get("read_parse", t.get("generate", 0.0)):9.2f} {t.get("sort_merge_write", 0.0):9.2f} '
+      f'{c.get("sort_runs_written", 0):5d} {rss_kb / 1024:9.0f}')
+PY
+}
+
+printf '\n%-22s %7s %12s %8s %12s %9s %9s %5s %9s\n' run threads rows wall_s rows/s read_s write_s runs rss_MB
+for threads in $threads_list; do
+  out=$work/ingest-t$threads.h5
+  /usr/bin/time -f '%M %e' -o "$work/time" "$tool" ingest "$work"/psc/psc_*.gz -o "$out" \
+    --threads "$threads" --force --quiet
+  read -r rss wall <"$work/time"
+  report "$out.manifest.json" "$rss" "$wall" "ingest 2mass gzip"
+done
+
+out=$work/synth.h5
+/usr/bin/time -f '%M %e' -o "$work/time" "$tool" synth --count "$synth_stars" --seed 1 -o "$out" \
+  --threads 2 --force --quiet
+read -r rss wall <"$work/time"
+report "$out.manifest.json" "$rss" "$wall" "synth to store"
+python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print('synth timings:', m['timings_s'], 'order', m['store']['order'])" "$out.manifest.json"
+echo "store: $(du -h "$out" | cut -f1)"
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "manifests: $work/*.manifest.json"
