@@ -24,7 +24,7 @@ constexpr std::size_t kWriteBufferBytes = std::size_t(64) << 10;
 }  // namespace
 
 struct EventWriter::State {
-  std::string path;
+  std::string path;  // as given; for messages "stdout" when "-"
   StreamHeader header;
   std::optional<AtomicOutput> output;  // absent for stdout
   std::FILE* file = nullptr;
@@ -72,12 +72,12 @@ struct EventWriter::State {
 EventWriter::EventWriter(const std::string& path, const StreamHeader& header, bool force)
     : state_(std::make_unique<State>()) {
   State& s = *state_;
-  s.path = path;
+  s.path = path == "-" ? "stdout" : path;
   s.header = header;
-  validate_stream_header(header, path);
+  validate_stream_header(header, s.path);
   if (path == "-") {
     if (isatty(STDOUT_FILENO))
-      throw_input_error("-", "", "refusing to write a binary event stream to a terminal");
+      throw_input_error("stdout", "", "refusing to write a binary event stream to a terminal");
     s.file = stdout;
   } else {
     s.output.emplace(path, force);

@@ -109,6 +109,9 @@ expect 0 "" "$synth" --count 10 -o mixed-a.sle --force --quiet
 cmp -s mixed-a.sle before.sle && fail "--force did not replace the output"
 ls ./*.tmp.* >/dev/null 2>&1 && fail "temporary files left: $(ls ./*.tmp.*)"
 
+# A full disk is a run failure (exit 1) with one line.
+expect 1 "No space left on device" sh -c "\"\$0\" --count 100000 --quiet -o - >/dev/full" "$synth"
+
 expect 0 "" "$synth" --version
 grep -q "starlens-synth-events" stdout || fail "--version output"
 expect 0 "" "$synth" --help

@@ -310,3 +310,26 @@ TEST_CASE("\"-\" writes to standard output and reads from standard input") {
   CHECK(total == 238);
   CHECK(read_sha == sha);
 }
+
+TEST_CASE("a full disk is a run failure naming the output and the system's reason") {
+  // Standard output sent to /dev/full, where every write fails with ENOSPC.
+  std::fflush(stdout);
+  const int saved_stdout = dup(STDOUT_FILENO);
+  const int full = open("/dev/full", O_WRONLY);
+  REQUIRE(full >= 0);
+  dup2(full, STDOUT_FILENO);
+  close(full);
+  std::string message = "(no RunFailure)";
+  try {
+    EventWriter writer("-", sample_header(), false);
+    for (int k = 0; k < 40; ++k) writer.write_chunk(random_events(100, k), 0, 0);
+    writer.finish();
+  } catch (const RunFailure& error) {
+    message = error.what();
+  }
+  clearerr(stdout);
+  dup2(saved_stdout, STDOUT_FILENO);
+  close(saved_stdout);
+  CHECK(message.rfind("stdout: write failed: ", 0) == 0);
+  CHECK(message.find("No space left on device") != std::string::npos);
+}
