@@ -13,6 +13,7 @@ line = {
     "events": counts["events"],
     "events_direct": counts.get("events_direct", 0),
     "contributions": counts["contributions"],
+    "contributions_direct": counts.get("contributions_direct"),
     "repeat": m["parameters"].get("repeat", 1),
     "timings_s": timings,
     "process_wall_s": float(wall),

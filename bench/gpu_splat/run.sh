@@ -10,7 +10,8 @@
 #   folder, needs 2 x 5.6 GB), SMALL_COUNTS ("4096 16384 65536"), CPU_LARGE (1: also the CPU),
 #   BATCHES (e.g. "65536 1048576": also every GPU strategy at these batch sizes, on the
 #   largest small count; for tuning).
-# Writes OUT_DIR/results.jsonl (one line per run), table.txt and manifests.tar.gz.
+# Writes OUT_DIR/results.jsonl (one line per run), table.txt, clocks.csv (GPU clocks and load
+# every 250 ms) and manifests.tar.gz.
 set -uo pipefail
 bin=$(realpath "$1")
 out=$(realpath -m "$2")
@@ -31,12 +32,19 @@ strategies=(adaptive atomic tile16 tile32)
   echo "frame: $width x $height; repeat: $repeat"
 } | tee "$out/machine.txt"
 
+# The GPU's clocks and load through the whole benchmark (is it ever held back?).
+nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,utilization.gpu,power.draw --format=csv \
+  -lms 250 >"$out/clocks.csv" 2>/dev/null &
+clocks_pid=$!
+trap 'kill $clocks_pid 2>/dev/null' EXIT
+
 # run DISTRIBUTION EVENTS STREAM BACKEND STRATEGY REPEAT
 run() {
   local distribution=$1 events=$2 stream=$3 backend=$4 strategy=$5 replays=$6
   local name=$distribution-$events-$backend-$strategy${STARLENS_GPU_BATCH_EVENTS:+-batch$STARLENS_GPU_BATCH_EVENTS}
   local frame=$work/$name.exr
   local start=$(date +%s.%N)
+  echo "run $name: $(date -u +%T)"
   if ! "$bin/starlens-splat" -i "$stream" -o "$frame" --backend "$backend" --gpu-strategy "$strategy" \
       --repeat "$replays" --force --quiet 2>"$work/stderr"; then
     echo "{\"run\": \"$name\", \"error\": $(python3 -c 'import json,sys; print(json.dumps(sys.stdin.read()))' <"$work/stderr")}" >>"$results"
@@ -55,7 +63,7 @@ synth() {
   local start=$(date +%s.%N)
   "$bin/starlens-synth-events" --distribution "$1" --count "$2" --width "$width" --height "$height" \
     --seed 2026 -o "$3" --force --quiet || echo "FAILED: synth $1 $2"
-  echo "synth $1 $2: $(python3 -c "import time; print(round(time.time() - $start, 2))") s, $(stat -c %s "$3") bytes"
+  echo "synth $1 $2: $(date -u +%T) $(python3 -c "import time; print(round(time.time() - $start, 2))") s, $(stat -c %s "$3") bytes"
 }
 
 for distribution in uniform hotspot; do

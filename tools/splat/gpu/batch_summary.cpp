@@ -22,6 +22,7 @@ BatchSummary BatchSummariser::summarise(std::span<const StarEvent> events,
   summary.events = events.size();
   for (std::size_t index = 0; index < events.size(); ++index) {
     const StarEvent& event = events[index];
+    if (event.support > cache_radius_) ++summary.stream_direct;
     if (is_direct(event)) {
       direct_indices[summary.direct++] = std::uint32_t(index);
       const PixelBox box = binning_pixel_box(event.x, event.y, event.support, width_, height_);

@@ -14,7 +14,8 @@ constexpr std::uint32_t kCentreTile = 32;  // px, DESIGN section 5 ("occupied 32
 
 struct BatchSummary {
   std::uint64_t events = 0;
-  std::uint64_t direct = 0;  // evaluated exactly (support > Rc, or --psf-direct)
+  std::uint64_t direct = 0;         // evaluated exactly (support > Rc, or --psf-direct)
+  std::uint64_t stream_direct = 0;  // support > Rc: the stream's class (stream_event_class)
   std::uint64_t centres_in_frame = 0;
   std::uint64_t occupied_centre_tiles = 0;  // 32 px tiles holding at least one event centre
   double max_cached_support = 0;            // px, over the events that are not direct

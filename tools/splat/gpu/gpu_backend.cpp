@@ -60,8 +60,7 @@ class GpuBackend final : public SplatBackend {
   }
 
   void accumulate(std::span<const StarEvent> events) override {
-    for (const StarEvent& event : events) counts_.add(stream_event_class(event, header_.psf));
-    engine_.append(events);
+    engine_.append(events);  // counts the classes as it summarises each batch
   }
 
   void finish(Frame& frame) override {
@@ -79,7 +78,13 @@ class GpuBackend final : public SplatBackend {
   nlohmann::json statistics() const override {
     const GpuPhaseSeconds& seconds = engine_.phase_seconds();
     nlohmann::json statistics;
-    statistics["counts"] = counts_.to_json();
+    // The stream's classes (stream_event_class: direct iff support > Rc; wing clips are not
+    // distinguishable from cache splats once written).
+    EventClassCounts counts;
+    counts.by_class[int(EventClass::direct)] = engine_.events_stream_direct();
+    counts.by_class[int(EventClass::cache)] = engine_.events() - engine_.events_stream_direct();
+    statistics["counts"] = counts.to_json();
+    statistics["counts"]["contributions_direct"] = engine_.contributions_direct();
     statistics["counts"]["contributions"] = engine_.contributions();
     statistics["counts"]["events_evaluated_direct"] = engine_.events_direct();
     statistics["timings_s"] = {
@@ -133,7 +138,6 @@ class GpuBackend final : public SplatBackend {
   GpuEngineOptions options_;
   SplatEngine engine_;
   StreamHeader header_;
-  EventClassCounts counts_;
 };
 
 }  // namespace

@@ -43,6 +43,7 @@ struct GpuEngineOptions {
 // memory and waiting for a free slot.
 struct GpuPhaseSeconds {
   double upload = 0, binning = 0, accumulate = 0, merge = 0, download = 0;
+  double direct = 0;  // the direct events' kernel (all strategies)
   double host_staging = 0, host_wait = 0;
 };
 
@@ -70,7 +71,10 @@ class SplatEngine {
 
   const GpuDeviceInfo& device() const;
   const GpuPhaseSeconds& phase_seconds() const;
-  std::uint64_t contributions() const;  // valid after finish()
+  std::uint64_t contributions() const;         // valid after finish()
+  std::uint64_t contributions_direct() const;  // of them, by direct events
+  std::uint64_t events() const;                // all events appended
+  std::uint64_t events_stream_direct() const;  // support > Rc: the stream's direct class
   std::uint64_t batches_submitted() const;
   std::uint64_t batches_completed() const;
   std::uint64_t events_direct() const;

@@ -57,7 +57,7 @@ struct TileScratch {
   }
 };
 
-enum class Phase : std::uint8_t { binning, accumulate, merge };
+enum class Phase : std::uint8_t { binning, accumulate, merge, direct };
 
 // A pinned host slot and its device twin (events and the indices of the direct ones), with
 // the events that time and guard its batch.
@@ -113,7 +113,8 @@ struct SplatEngine::State {
   std::unique_ptr<TileScratch> tiles16, tiles32;
   std::uint32_t persistent_blocks = 0;
   GpuPhaseSeconds seconds;
-  std::uint64_t submitted = 0, completed = 0, direct = 0, contribution_total = 0;
+  std::uint64_t submitted = 0, completed = 0, direct = 0, stream_direct = 0, events_total = 0;
+  std::uint64_t contributions_cached = 0, contributions_direct = 0;
   std::vector<GpuBatchRecord> batches;
 
   hipStream_t copy() const { return copy_stream->get(); }
@@ -142,9 +143,9 @@ struct SplatEngine::State {
     if (summary.direct < summary.events) run_cached(slot, strategy, summary);
     if (summary.direct > 0) {
       launch_direct_splat(prepared.data(), slot.direct_device.data(), std::uint32_t(summary.direct),
-                          summary.max_direct_pixels, constants, frame.data(), contributions.data(),
-                          compute());
-      slot.mark(Phase::accumulate, compute());
+                          summary.max_direct_pixels, constants, frame.data(),
+                          contributions.data() + 1, compute());
+      slot.mark(Phase::direct, compute());
     }
     if (slot.mark_phases.empty()) slot.mark(Phase::binning, compute());
   }
@@ -199,6 +200,8 @@ struct SplatEngine::State {
     const std::span<const StarEvent> events(slot.staged.data(), slot.count);
     const BatchSummary summary = summariser->summarise(events, slot.direct_staged.data());
     direct += summary.direct;
+    stream_direct += summary.stream_direct;
+    events_total += summary.events;
     const GpuStrategy strategy =
         options.strategy.value_or(choose_strategy(summary.density(), options.thresholds));
 
@@ -239,6 +242,9 @@ struct SplatEngine::State {
           break;
         case Phase::merge:
           seconds.merge += elapsed;
+          break;
+        case Phase::direct:
+          seconds.direct += elapsed;
           break;
       }
       previous = slot.marks[k].get();
@@ -318,8 +324,8 @@ void SplatEngine::begin(const StreamHeader& header, const std::vector<double>& c
   s.capacity = std::max(s.options.batch_events, header.chunk_capacity);
   for (auto& slot : s.slots) slot = std::make_unique<Slot>(s.capacity);
   s.prepared = DeviceArray<PreparedEvent>(s.capacity, "event buffer allocation");
-  s.contributions = DeviceArray<unsigned long long>(1, "counter allocation");
-  check_gpu(hipMemsetAsync(s.contributions.data(), 0, sizeof(unsigned long long), s.compute()),
+  s.contributions = DeviceArray<unsigned long long>(2, "counter allocation");  // cached, direct
+  check_gpu(hipMemsetAsync(s.contributions.data(), 0, s.contributions.bytes(), s.compute()),
             "counter allocation");
   s.summariser = std::make_unique<BatchSummariser>(header.width, header.height, psf.cache_radius,
                                                    s.options.all_direct);
@@ -357,11 +363,12 @@ void SplatEngine::finish(std::vector<double>& rgb) {
   check_gpu(hipMemcpy(rgb.data(), s.frame.data(), s.frame.bytes(), hipMemcpyDeviceToHost),
             "download");
   s.seconds.download += seconds_since(start);
-  unsigned long long contributions = 0;
-  check_gpu(hipMemcpy(&contributions, s.contributions.data(), sizeof contributions,
-                      hipMemcpyDeviceToHost),
-            "download");
-  s.contribution_total = contributions;
+  unsigned long long contributions[2] = {0, 0};
+  check_gpu(
+      hipMemcpy(contributions, s.contributions.data(), sizeof contributions, hipMemcpyDeviceToHost),
+      "download");
+  s.contributions_cached = contributions[0];
+  s.contributions_direct = contributions[1];
 }
 
 const GpuDeviceInfo& SplatEngine::device() const {
@@ -371,7 +378,16 @@ const GpuPhaseSeconds& SplatEngine::phase_seconds() const {
   return state_->seconds;
 }
 std::uint64_t SplatEngine::contributions() const {
-  return state_->contribution_total;
+  return state_->contributions_cached + state_->contributions_direct;
+}
+std::uint64_t SplatEngine::contributions_direct() const {
+  return state_->contributions_direct;
+}
+std::uint64_t SplatEngine::events_stream_direct() const {
+  return state_->stream_direct;
+}
+std::uint64_t SplatEngine::events() const {
+  return state_->events_total;
 }
 std::uint64_t SplatEngine::batches_submitted() const {
   return state_->submitted;
