@@ -14,6 +14,7 @@
 STARLENS ?= $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 STARLENS_BUILD ?= $(STARLENS)/build
 SL_OUT ?= out/pipeline
+SL_FRAME ?= frame
 
 SL_CATALOG_TOOL := $(STARLENS_BUILD)/tools/catalog/starlens-catalog
 SL_TRACE_TOOL := $(STARLENS_BUILD)/tools/trace/starlens-trace
@@ -22,7 +23,7 @@ SL_SPLAT_TOOL := $(STARLENS_BUILD)/tools/splat/starlens-splat
 SL_COMPARE_TOOL := $(STARLENS_BUILD)/tools/compare/starlens-compare
 
 # --- catalog: real stars by default (Stellarium's catalogue, package stellarium-data)
-CATALOG_INPUTS ?= $(sort $(wildcard /usr/share/stellarium/stars/default/stars_*.cat))
+CATALOG_INPUTS ?= $(sort $(wildcard /usr/share/stellarium/stars/default/stars_[0-9]_*.cat))
 CATALOG_COMMAND ?= ingest $(CATALOG_INPUTS)
 CATALOG_FLAGS ?=
 # A catalogue shared by several frames (an animation) can be named instead.
@@ -78,7 +79,7 @@ sl_args_compare := $(REFERENCE) $(BUDGET)
 .DELETE_ON_ERROR:
 .PHONY: sl-frame sl-report sl-clean FORCE
 
-sl-frame: $(SL_OUT)/frame.png
+sl-frame: $(SL_OUT)/$(SL_FRAME).png
 sl-report: $(SL_OUT)/report.json
 
 # A stage's parameter line, rewritten only when it changes (so its timestamp moves only then).
@@ -97,13 +98,13 @@ $(SL_OUT)/events.sle: $(SL_OUT)/lensmap.h5 $(CATALOG_H5) $(SL_OUT)/.params/produ
 	$(SL_PRODUCE_TOOL) --lensmap $(SL_OUT)/lensmap.h5 --catalog $(CATALOG_H5) $(sl_args_produce) \
 	  -o $@ --force $(QUIET) $(sl_threads)
 
-$(SL_OUT)/frame.exr $(SL_OUT)/frame.png &: $(SL_OUT)/events.sle $(SL_OUT)/.params/splat $(SL_SPLAT_TOOL)
-	$(SL_SPLAT_TOOL) -i $< -o $(SL_OUT)/frame.exr --png $(SL_OUT)/frame.png $(sl_args_splat) \
+$(SL_OUT)/$(SL_FRAME).exr $(SL_OUT)/$(SL_FRAME).png &: $(SL_OUT)/events.sle $(SL_OUT)/.params/splat $(SL_SPLAT_TOOL)
+	$(SL_SPLAT_TOOL) -i $< -o $(SL_OUT)/$(SL_FRAME).exr --png $(SL_OUT)/$(SL_FRAME).png $(sl_args_splat) \
 	  --force $(QUIET) $(sl_threads)
 
-$(SL_OUT)/report.json: $(SL_OUT)/frame.exr $(REFERENCE) $(BUDGET) $(SL_OUT)/.params/compare $(SL_COMPARE_TOOL)
+$(SL_OUT)/report.json: $(SL_OUT)/$(SL_FRAME).exr $(REFERENCE) $(BUDGET) $(SL_OUT)/.params/compare $(SL_COMPARE_TOOL)
 	$(if $(and $(REFERENCE),$(BUDGET)),,$(error report.json needs REFERENCE=frame.exr and BUDGET=budget.json))
-	$(SL_COMPARE_TOOL) $(SL_OUT)/frame.exr $(REFERENCE) --budget $(BUDGET) --report $@ --force
+	$(SL_COMPARE_TOOL) $(SL_OUT)/$(SL_FRAME).exr $(REFERENCE) --budget $(BUDGET) --report $@ --force
 
 sl-clean:
 	rm -rf $(SL_OUT)

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# The main job behind `make demo`: renders the default scene into OUT_DIR.
-# Until the trace, catalog and produce stages land, the scene is a synthetic event field
-# with a galactic-centre-like hot spot (DESIGN §9 allows this interim demo).
+# The main job behind `make demo`: a Schwarzschild hole (r_obs 30 M) in front of the galactic
+# centre over Stellarium's 603,418 real stars, 1920x1080, fov 60 deg, rendered stage by stage
+# through pipeline.mk into OUT_DIR (out/demo.exr, out/demo.png and every stage's manifest).
+# The GPU backend is used when the build has one.
 set -euo pipefail
 build=${1:-build}
 out=${2:-out}
-mkdir -p "$out"
-"$build/bench/synth_events/starlens-synth-events" --distribution hotspot --count 2000000 \
-  --width 1920 --height 1080 --seed 1 -o "$out/demo.sle" --force
-"$build/tools/splat/starlens-splat" -i "$out/demo.sle" -o "$out/demo.exr" --png "$out/demo.png" --force
-echo "demo: wrote $out/demo.exr, $out/demo.png and their manifests"
+backend=cpu
+if "$build/tools/splat/starlens-splat" --version | grep -qv 'gpu none'; then backend=gpu; fi
+quiet=""
+[ -t 2 ] || quiet=--quiet
+make --no-print-directory -f pipeline.mk sl-frame STARLENS=. STARLENS_BUILD="$build" \
+  SL_OUT="$out" SL_FRAME=demo BACKEND="$backend" QUIET="$quiet"
+echo "demo: wrote $out/demo.exr, $out/demo.png and the manifests of every stage in $out/"
