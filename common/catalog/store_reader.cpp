@@ -135,7 +135,16 @@ void CatalogStore::read_star_rows(std::uint64_t first_row, std::uint64_t count,
   std::uint64_t cell = first_cell;
   for (std::uint64_t i = 0; i < count; ++i) {
     while (local_offsets[cell - first_cell + 1] <= i) ++cell;
-    stars[i] = {ra_dec[2 * i] * kDegree, ra_dec[2 * i + 1] * kDegree, teff[i], flux[i], cell};
+    const double ra = ra_dec[2 * i], dec = ra_dec[2 * i + 1];
+    if (!(ra >= 0 && ra < 360) || !(dec >= -90 && dec <= 90))
+      throw_input_error(file_.path, store::kRaDec,
+                        "row " + std::to_string(first_row + i) + " is not a position (ra " +
+                            std::to_string(ra) + ", dec " + std::to_string(dec) + ")");
+    if (!(teff[i] > 0) || !std::isfinite(teff[i]) || !(flux[i] > 0) || !std::isfinite(flux[i]))
+      throw_input_error(
+          file_.path, "/stars/teff, /stars/flux",
+          "row " + std::to_string(first_row + i) + " is not a positive temperature and flux");
+    stars[i] = {ra * kDegree, dec * kDegree, teff[i], flux[i], cell};
   }
   statistics_.stars_read += count;
 }

@@ -56,8 +56,9 @@ class CatalogStore {
 
   // Offsets of cells [first, end]: end - first + 1 entries, absolute row numbers.
   std::vector<std::uint64_t> read_offsets(std::uint64_t first_cell, std::uint64_t end_cell);
-  // Stars of cells [first, end). InputError on a range outside the store or inconsistent
-  // offsets (decreasing, beyond the count).
+  // Stars of cells [first, end). InputError on a range outside the store, inconsistent
+  // offsets (decreasing, beyond the count), or a star that is not a position with a positive
+  // finite temperature and flux.
   CellBlock read_cells(std::uint64_t first_cell, std::uint64_t end_cell);
   // Reads [first, end) in blocks of whole cells holding at most `max_stars` stars each
   // (a single larger cell makes a block of its own) and hands each block to `visit`.

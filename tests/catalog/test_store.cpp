@@ -251,6 +251,28 @@ TEST_CASE("store: damaged or foreign stores are rejected naming the file and the
   path = copy();
   set_attribute(path, "healpix_scheme", std::string("RING"));
   expect_rejected(path, "healpix_scheme");
+  // Values no star can have: found when the rows are read.
+  for (const char* dataset : {"/stars/flux", "/stars/ra_dec"}) {
+    path = copy();
+    {
+      h5::File file{h5::Handle(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT)), path.string()};
+      h5::Handle data(H5Dopen2(file.id(), dataset, H5P_DEFAULT));
+      h5::Handle space(H5Dget_space(data.get()));
+      const hsize_t start[2] = {1234, 0}, count[2] = {1, 1};
+      H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr);
+      h5::Handle memory(H5Screate_simple(1, count, nullptr));
+      const double bad = -1.0;
+      REQUIRE(H5Dwrite(data.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(), H5P_DEFAULT,
+                       &bad) >= 0);
+    }
+    CatalogStore store(path);  // the attributes and shapes are fine
+    try {
+      store.read_cells(0, store.cell_count());
+      FAIL("accepted a negative " << dataset);
+    } catch (const InputError& error) {
+      CHECK_MESSAGE(std::string(error.what()).find("row 1234") != std::string::npos, error.what());
+    }
+  }
   // Not HDF5 at all, and a truncated store.
   std::ofstream(scratch / "text.h5") << "ra,dec,mag,teff\n";
   expect_rejected(scratch / "text.h5", "not an HDF5 file");

@@ -78,6 +78,10 @@ Histograms histograms(CatalogStore& store, bool quiet) {
     store.read_photometry(first, count, teff, flux);
     for (std::uint64_t i = 0; i < count; ++i) {
       const double magnitude = magnitude_from_flux(store.band(), flux[i]);
+      if (!std::isfinite(magnitude) || !(teff[i] > 0) || !std::isfinite(teff[i]))
+        throw_input_error(
+            store.path(), "/stars/teff, /stars/flux",
+            "row " + std::to_string(first + i) + " is not a positive temperature and flux");
       ++result.magnitude[static_cast<int>(std::floor(magnitude))];
       ++result.temperature[temperature_bin(teff[i])];
       result.brightest = std::min(result.brightest, magnitude);
