@@ -87,11 +87,14 @@ class GpuBackend final : public SplatBackend {
     statistics["counts"]["contributions_direct"] = engine_.contributions_direct();
     statistics["counts"]["contributions"] = engine_.contributions();
     statistics["counts"]["events_evaluated_direct"] = engine_.events_direct();
-    statistics["timings_s"] = {
-        {"upload", seconds.upload},         {"binning", seconds.binning},
-        {"accumulate", seconds.accumulate}, {"merge", seconds.merge},
-        {"download", seconds.download},     {"host_staging", seconds.host_staging},
-        {"host_wait", seconds.host_wait}};
+    statistics["timings_s"] = {{"upload", seconds.upload},
+                               {"binning", seconds.binning},
+                               {"accumulate", seconds.accumulate},
+                               {"merge", seconds.merge},
+                               {"accumulate_direct", seconds.direct},
+                               {"download", seconds.download},
+                               {"host_staging", seconds.host_staging},
+                               {"host_wait", seconds.host_wait}};
     const GpuDeviceInfo& device = engine_.device();
     statistics["gpu"] = {{"device_index", device.index},
                          {"device_count", device.device_count},

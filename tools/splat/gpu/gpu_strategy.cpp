@@ -36,11 +36,10 @@ std::uint32_t strategy_tile_size(GpuStrategy strategy) {
 }
 
 AdaptiveThresholds default_adaptive_thresholds() {
-  // Below ~8 event centres per occupied 32 px tile most 16 px tiles hold one or two events
-  // and tiling pays a block's frame update and empty pixels for each; above it atomics start
-  // to collide. tile32 evaluates about twice tile16's candidate pixels for the small boxes
-  // of typical events and is never chosen (docs/gpu.md, "adaptive").
-  return {8.0, 1e300};
+  // Measured on the H200 (docs/gpu.md, "Adaptive"): atomics won every batch up to 32 event
+  // centres per occupied 32 px tile (3x at 32), tile16 won the uniform 128-centre batches
+  // (by 19%) and lost the hot spot's (by 13%); tile32 never won. Tiles from 64 on.
+  return {64.0, 1e300};
 }
 
 GpuStrategy choose_strategy(double centre_tile_density, const AdaptiveThresholds& thresholds) {
