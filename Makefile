@@ -16,11 +16,11 @@ BUILD := build
 TEST_BUILD := build-test
 JOBS ?= $(shell nproc)
 
-.PHONY: demo test deps build check-gpu-compile clean format
+.PHONY: demo test deps build check-gpu-compile clean format reproduce
 
 # Installs the packages not yet installed (nothing when all are there).
 deps:
-	missing=""
+	@missing=""
 	for spec in $(DEBIAN_PACKAGES); do
 	  name=$${spec%%=*}; want=$${spec#*=}
 	  have=$$(dpkg-query -W -f='$${Status} $${Version}' "$$name" 2>/dev/null || true)
@@ -41,12 +41,12 @@ build: deps $(BUILD)/build.ninja
 	ninja -C $(BUILD) -j $(JOBS)
 
 demo: build
-	bash scripts/demo.sh $(BUILD) out
+	@bash scripts/demo.sh $(BUILD) out
 
 # The whole suite, warnings as errors, under AddressSanitizer and UBSan; then the GPU
 # backend compiled (not run: CI has no GPU) for NVIDIA with nvcc and for AMD with hipcc.
 test: deps
-	[ -f $(TEST_BUILD)/build.ninja ] || meson setup $(TEST_BUILD) --buildtype=debugoptimized \
+	@[ -f $(TEST_BUILD)/build.ninja ] || meson setup $(TEST_BUILD) --buildtype=debugoptimized \
 	  -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false
 	ninja -C $(TEST_BUILD) -j $(JOBS)
 	status=0
@@ -57,7 +57,17 @@ test: deps
 	exit $$status
 
 check-gpu-compile: deps
-	bash scripts/gpu_compile_check.sh
+	@bash scripts/gpu_compile_check.sh
+
+# Reruns the stage that wrote MANIFEST with its parameters (--from-manifest) and reports
+# whether its outputs and counts match.
+reproduce: build
+	@[ -n "$(MANIFEST)" ] || { echo "usage: make reproduce MANIFEST=path/to/output.manifest.json" >&2; exit 2; }
+	tool=$$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["tool"])' "$(MANIFEST)")
+	stage=$${tool#starlens-}
+	binary=$(BUILD)/tools/$$stage/$$tool
+	[ -x "$$binary" ] || binary=$(BUILD)/bench/$${stage//-/_}/$$tool
+	"$$binary" --from-manifest "$(MANIFEST)"
 
 format:
 	git ls-files '*.cpp' '*.h' '*.hip' | xargs clang-format -i

@@ -122,10 +122,18 @@ int replay_from_manifest_if_asked(const std::string& tool_name, int argc, char**
     report["counts_match"] = counts_match;
     all_match = all_match && counts_match;
   }
+  // A different binary may legitimately compute different bytes: say so next to the verdict.
+  std::error_code error;
+  const auto executable = fs::read_symlink("/proc/self/exe", error);
+  const std::string recorded_executable =
+      manifest.value("executable", nlohmann::json::object()).value("sha256", "");
+  report["same_executable"] = !error && sha256_file(executable) == recorded_executable;
   report["match"] = all_match;
   std::cout << report.dump(2) << '\n';
   std::cerr << tool_name << ": replay of " << manifest_path.string() << ": "
-            << (all_match ? "outputs and counts match" : "MISMATCH") << '\n';
+            << (all_match ? "outputs and counts match" : "MISMATCH")
+            << (report["same_executable"] ? "" : " (the executable differs from the recorded one)")
+            << '\n';
   return all_match ? kExitOk : kExitFailure;
 }
 
