@@ -138,6 +138,9 @@ ExternalSorter::ExternalSorter(std::filesystem::path spill_prefix, std::uint64_t
     : spill_prefix_(std::move(spill_prefix)), memory_limit_(memory_limit) {
   statistics_.buffer_capacity = std::max<std::uint64_t>(
       1024, static_cast<std::uint64_t>(kBufferShare * memory_limit) / sizeof(StarRecord));
+  // A full buffer is sorted by the reader thread that filled it while the others wait for
+  // the lock: let that sort start a nested team so that every core works on it.
+  if (omp_get_max_active_levels() < 2) omp_set_max_active_levels(2);
 }
 
 ExternalSorter::~ExternalSorter() = default;
