@@ -1,5 +1,6 @@
 #include "twomass_psc.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -47,19 +48,25 @@ int psc_band_index(const std::string& band_name) {
 }
 
 std::string parse_psc_row(std::string_view line, PscRow& row, std::string& detail) {
-  // Split on '|' without copying; only the fields used are kept.
-  std::array<std::string_view, kPscFieldCount> fields;
+  // Split the fields used (the first kUsedFields) without copying, then only count the
+  // separators of the rest (a vectorised count: most of the row is fields we skip).
+  constexpr int kUsedFields = kPhQual + 1;
+  std::array<std::string_view, kUsedFields> fields;
   int count = 0;
   std::size_t start = 0;
-  while (true) {
-    const void* bar = std::memchr(line.data() + start, '|', line.size() - start);
-    const std::size_t end =
-        bar ? static_cast<std::size_t>(static_cast<const char*>(bar) - line.data()) : line.size();
-    if (count < kPscFieldCount)
-      fields[static_cast<std::size_t>(count)] = line.substr(start, end - start);
-    ++count;
-    if (!bar) break;
-    start = end + 1;
+  for (std::size_t i = 0; i < line.size() && count < kUsedFields - 1; ++i) {
+    if (line[i] != '|') continue;
+    fields[static_cast<std::size_t>(count++)] = line.substr(start, i - start);
+    start = i + 1;
+  }
+  if (count == kUsedFields - 1) {
+    const std::size_t bar = line.find('|', start);
+    fields[static_cast<std::size_t>(count++)] = line.substr(start, bar - start);
+    if (bar != std::string_view::npos)
+      count += 1 + static_cast<int>(std::count(line.begin() + static_cast<std::ptrdiff_t>(bar) + 1,
+                                               line.end(), '|'));
+  } else {
+    ++count;  // the last (partial) field
   }
   if (count != kPscFieldCount) {
     detail = std::to_string(count) + " fields, expected " + std::to_string(kPscFieldCount);
