@@ -46,7 +46,7 @@ demo: build
 # The whole suite, warnings as errors, under AddressSanitizer and UBSan; then the GPU
 # backend compiled (not run: CI has no GPU) for NVIDIA with nvcc and for AMD with hipcc.
 test: deps
-	@[ -f $(TEST_BUILD)/build.ninja ] || meson setup $(TEST_BUILD) --buildtype=debugoptimized \
+	@[ -f $(TEST_BUILD)/build.ninja ] || meson setup $(TEST_BUILD) --buildtype=plain -Doptimization=1 \
 	  -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false
 	ninja -C $(TEST_BUILD) -j $(JOBS)
 	status=0
