@@ -25,10 +25,9 @@ void write_group(const h5::File& file, const std::string& name) {
 }
 
 // A row-chunked dataset (uncompressed: deflate would cost more time than the map takes to
-// trace, and reads of a row range stay cheap) of `columns` (0: 1-D) values per row, stored
-// as the little-endian `file_type` and converted from `memory_type`.
-void write_rows(const h5::File& file, const std::string& name, hid_t file_type, hid_t memory_type,
-                const void* data, std::uint64_t rows, std::uint64_t columns) {
+// trace, and reads of a row range stay cheap) of `columns` (0: 1-D) values per row.
+void create_rows(const h5::File& file, const std::string& name, hid_t file_type, std::uint64_t rows,
+                 std::uint64_t columns) {
   const int rank = columns > 0 ? 2 : 1;
   const hsize_t dims[2] = {rows, columns};
   h5::Handle space(H5Screate_simple(rank, dims, nullptr));
@@ -40,8 +39,6 @@ void write_rows(const h5::File& file, const std::string& name, hid_t file_type, 
   h5::Handle dataset(H5Dcreate2(file.id(), name.c_str(), file_type, space.get(), H5P_DEFAULT,
                                 properties.get(), H5P_DEFAULT));
   if (!dataset.valid()) throw_run_failure(file.path, "cannot create dataset " + name);
-  if (rows > 0 && H5Dwrite(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
-    throw_run_failure(file.path, "cannot write dataset " + name + " (disk full?)");
 }
 
 void write_attributes(const h5::File& file, const LensmapAttributes& a) {
@@ -134,29 +131,74 @@ std::uint64_t checked_rows(const h5::File& file, const std::string& name, std::u
 
 }  // namespace
 
-void write_lensmap(const std::filesystem::path& path, const std::string& display_path,
-                   const LensmapAttributes& attributes, const LensmapArrays& arrays) {
+LensmapWriter::LensmapWriter(const std::filesystem::path& path, const std::string& display_path,
+                             std::uint64_t vertex_count, std::uint64_t triangle_count) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   const h5::Handle file_properties = untimed(H5P_FILE_CREATE);
-  h5::File file{
+  file_ = h5::File{
       h5::Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, file_properties.get(), H5P_DEFAULT)),
       display_path};
-  if (!file.handle.valid()) throw_run_failure(display_path, "cannot create HDF5 file");
-  const std::uint64_t n = arrays.vertex_count(), m = arrays.triangle_count();
-  write_group(file, "/vertices");
-  write_rows(file, "/vertices/xy", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, arrays.xy.data(), n, 2);
-  write_rows(file, "/vertices/dir", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, arrays.dir.data(), n, 3);
-  write_rows(file, "/vertices/g", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, arrays.g.data(), n, 0);
-  write_rows(file, "/vertices/status", H5T_STD_U8LE, H5T_NATIVE_UINT8, arrays.status.data(), n, 0);
-  write_group(file, "/triangles");
-  write_rows(file, "/triangles/v", H5T_STD_U32LE, H5T_NATIVE_UINT32,
-             arrays.triangle_vertices.data(), m, 3);
-  write_rows(file, "/triangles/mu", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, arrays.mu.data(), m, 0);
-  write_rows(file, "/triangles/parity", H5T_STD_I8LE, H5T_NATIVE_INT8, arrays.parity.data(), m, 0);
-  write_rows(file, "/triangles/depth", H5T_STD_U8LE, H5T_NATIVE_UINT8, arrays.depth.data(), m, 0);
-  write_attributes(file, attributes);
-  if (H5Fflush(file.id(), H5F_SCOPE_GLOBAL) < 0)
-    throw_run_failure(display_path, "cannot flush HDF5 file (disk full?)");
+  if (!file_.handle.valid()) throw_run_failure(display_path, "cannot create HDF5 file");
+  const std::uint64_t n = vertex_count, m = triangle_count;
+  write_group(file_, "/vertices");
+  create_rows(file_, "/vertices/xy", H5T_IEEE_F64LE, n, 2);
+  create_rows(file_, "/vertices/dir", H5T_IEEE_F64LE, n, 3);
+  create_rows(file_, "/vertices/g", H5T_IEEE_F64LE, n, 0);
+  create_rows(file_, "/vertices/status", H5T_STD_U8LE, n, 0);
+  write_group(file_, "/triangles");
+  create_rows(file_, "/triangles/v", H5T_STD_U32LE, m, 3);
+  create_rows(file_, "/triangles/mu", H5T_IEEE_F64LE, m, 0);
+  create_rows(file_, "/triangles/parity", H5T_STD_I8LE, m, 0);
+  create_rows(file_, "/triangles/depth", H5T_STD_U8LE, m, 0);
+}
+
+void LensmapWriter::write_block(const char* name, hid_t memory_type, std::uint64_t first,
+                                std::uint64_t count, std::uint64_t columns, const void* data) {
+  if (count == 0) return;
+  h5::Handle dataset(H5Dopen2(file_.id(), name, H5P_DEFAULT));
+  h5::Handle file_space(H5Dget_space(dataset.get()));
+  const int rank = columns > 0 ? 2 : 1;
+  const hsize_t start[2] = {first, 0};
+  const hsize_t extent[2] = {count, columns};
+  h5::Handle memory_space(H5Screate_simple(rank, extent, nullptr));
+  if (!dataset.valid() ||
+      H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, extent, nullptr) < 0 ||
+      H5Dwrite(dataset.get(), memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT,
+               data) < 0)
+    throw_run_failure(file_.path, std::string("cannot write dataset ") + name + " (disk full?)");
+}
+
+void LensmapWriter::write_vertices(std::uint64_t first, std::uint64_t count, const double* xy,
+                                   const double* dir, const double* g, const std::uint8_t* status) {
+  write_block("/vertices/xy", H5T_NATIVE_DOUBLE, first, count, 2, xy);
+  write_block("/vertices/dir", H5T_NATIVE_DOUBLE, first, count, 3, dir);
+  write_block("/vertices/g", H5T_NATIVE_DOUBLE, first, count, 0, g);
+  write_block("/vertices/status", H5T_NATIVE_UINT8, first, count, 0, status);
+}
+
+void LensmapWriter::write_triangles(std::uint64_t first, std::uint64_t count,
+                                    const std::uint32_t* v, const double* mu,
+                                    const std::int8_t* parity, const std::uint8_t* depth) {
+  write_block("/triangles/v", H5T_NATIVE_UINT32, first, count, 3, v);
+  write_block("/triangles/mu", H5T_NATIVE_DOUBLE, first, count, 0, mu);
+  write_block("/triangles/parity", H5T_NATIVE_INT8, first, count, 0, parity);
+  write_block("/triangles/depth", H5T_NATIVE_UINT8, first, count, 0, depth);
+}
+
+void LensmapWriter::finish(const LensmapAttributes& attributes) {
+  write_attributes(file_, attributes);
+  if (H5Fflush(file_.id(), H5F_SCOPE_GLOBAL) < 0)
+    throw_run_failure(file_.path, "cannot flush HDF5 file (disk full?)");
+}
+
+void write_lensmap(const std::filesystem::path& path, const std::string& display_path,
+                   const LensmapAttributes& attributes, const LensmapArrays& arrays) {
+  LensmapWriter writer(path, display_path, arrays.vertex_count(), arrays.triangle_count());
+  writer.write_vertices(0, arrays.vertex_count(), arrays.xy.data(), arrays.dir.data(),
+                        arrays.g.data(), arrays.status.data());
+  writer.write_triangles(0, arrays.triangle_count(), arrays.triangle_vertices.data(),
+                         arrays.mu.data(), arrays.parity.data(), arrays.depth.data());
+  writer.finish(attributes);
 }
 
 LensmapReader::LensmapReader(const std::filesystem::path& path) : file_(h5::open_file(path)) {

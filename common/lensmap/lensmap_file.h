@@ -54,8 +54,28 @@ struct LensmapArrays {
   std::uint64_t triangle_count() const { return mu.size(); }
 };
 
-// Writes a complete lensmap.h5 at `path` (the AtomicOutput's temporary path); messages name
-// `display_path`. Deterministic bytes: no object timestamps. Throws RunFailure.
+// Writes lensmap.h5 at `path` (the AtomicOutput's temporary path) in blocks of rows, so a map
+// never has to be held whole in memory; messages name `display_path`. Deterministic bytes:
+// no object timestamps. Every failure throws RunFailure.
+class LensmapWriter {
+ public:
+  LensmapWriter(const std::filesystem::path& path, const std::string& display_path,
+                std::uint64_t vertex_count, std::uint64_t triangle_count);
+  // Rows [first, first + count): xy holds 2 values per row, dir 3, the others 1.
+  void write_vertices(std::uint64_t first, std::uint64_t count, const double* xy, const double* dir,
+                      const double* g, const std::uint8_t* status);
+  void write_triangles(std::uint64_t first, std::uint64_t count, const std::uint32_t* v,
+                       const double* mu, const std::int8_t* parity, const std::uint8_t* depth);
+  // Writes the root attributes and flushes; call once, after every row.
+  void finish(const LensmapAttributes& attributes);
+
+ private:
+  void write_block(const char* name, hid_t memory_type, std::uint64_t first, std::uint64_t count,
+                   std::uint64_t columns, const void* data);
+  h5::File file_;
+};
+
+// A whole map at once (tests, small maps).
 void write_lensmap(const std::filesystem::path& path, const std::string& display_path,
                    const LensmapAttributes& attributes, const LensmapArrays& arrays);
 

@@ -33,9 +33,10 @@ TracedRay SchwarzschildSpacetime::trace(const Vec3& camera_direction) const {
   // psi from atan2 of sine and cosine: accurate at 0 and pi, unlike acos of the dot product.
   const Vec3 normal = vec::cross(camera_direction, hole_);
   const double sin_psi = vec::norm(normal);
-  const double psi = std::atan2(sin_psi, vec::dot(camera_direction, hole_));
+  const double cos_psi = vec::dot(camera_direction, hole_);
+  const double psi = std::atan2(sin_psi, cos_psi);
   if (schwarzschild::is_captured(r_obs_, psi)) return not_escaped(RayStatus::captured);
-  const double azimuth = schwarzschild::escape_azimuth(r_obs_, psi);
+  const double azimuth = schwarzschild::escape_azimuth(r_obs_, psi, sin_psi, cos_psi);
   if (!std::isfinite(azimuth)) return not_escaped(RayStatus::failed);
   // The deflection rotates d toward the hole about the normal of their plane (Rodrigues;
   // d is perpendicular to the axis). The ray's azimuth starts at pi - psi from the outward

@@ -104,10 +104,12 @@ bool is_captured(double r_obs, double psi) {
 }
 
 double escape_azimuth(double r_obs, double psi) {
+  return escape_azimuth(r_obs, psi, std::sin(psi), std::cos(psi));
+}
+
+double escape_azimuth(double r_obs, double psi, double sin_psi, double cos_psi) {
   disable_gsl_abort();
   const double u_obs = 1 / r_obs;
-  const double sin_psi = std::sin(psi);
-  const double cos_psi = std::cos(psi);
   const double b_squared = r_obs * r_obs * sin_psi * sin_psi / (1 - 2 * u_obs);
   // Nearly radial outgoing ray: the azimuth is b u_obs + O(b^3), below rounding here.
   if (b_squared < 1e-200) return std::sqrt(b_squared) * u_obs;

@@ -19,5 +19,7 @@ bool is_captured(double r_obs, double psi);
 // flat space). Requires r_obs > 3 and !is_captured(r_obs, psi); returns NaN if the elliptic
 // integral fails (reported by the caller as a failed ray).
 double escape_azimuth(double r_obs, double psi);
+// The same with sin(psi) and cos(psi) already known (from the ray and hole vectors).
+double escape_azimuth(double r_obs, double psi, double sin_psi, double cos_psi);
 
 }  // namespace starlens::schwarzschild

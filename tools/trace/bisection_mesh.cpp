@@ -47,7 +47,7 @@ std::uint32_t BisectionMesh::add_vertex(double x, double y) {
 std::int32_t BisectionMesh::add_triangle(std::uint32_t v0, std::uint32_t v1, std::uint32_t v2,
                                          std::uint8_t depth, std::uint32_t outer_midpoint) {
   if (triangles_.size() >= INT32_MAX) throw std::length_error("mesh has too many triangles");
-  triangles_.emplace_back();
+  triangles_.resize(triangles_.size() + 1);
   const auto t = static_cast<std::int32_t>(triangles_.size() - 1);
   set_triangle(t, {v0, v1, v2}, depth, outer_midpoint);
   return t;
@@ -60,6 +60,7 @@ void BisectionMesh::set_triangle(std::int32_t t, const std::array<std::uint32_t,
   triangle.depth = depth;
   triangle.midpoint = {outer_midpoint, kNoVertex, kNoVertex};
   triangle.neighbour = {-1, -1, -1};
+  triangle.fresh = true;
 }
 
 void BisectionMesh::link_base_neighbours() {

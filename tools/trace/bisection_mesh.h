@@ -8,7 +8,10 @@
 // Combinatorics and pixel positions only; tracing and criteria live in mesh_refiner.
 #include <array>
 #include <cstdint>
+#include <utility>
 #include <vector>
+
+#include "block_vector.h"
 
 namespace starlens {
 
@@ -23,6 +26,7 @@ struct MeshTriangle {
   std::array<std::int32_t, 3> neighbour{-1, -1, -1};
   std::array<std::uint32_t, 3> midpoint{kNoVertex, kNoVertex, kNoVertex};
   std::uint8_t depth = 0;
+  bool fresh = true;  // set when the slot gets a new triangle, cleared by take_fresh
 };
 
 class BisectionMesh {
@@ -31,13 +35,15 @@ class BisectionMesh {
   // and column may reach past the image), two triangles per cell.
   BisectionMesh(double width, double height, double step);
 
-  const std::vector<double>& x() const { return x_; }
-  const std::vector<double>& y() const { return y_; }
+  const BlockVector<double>& x() const { return x_; }
+  const BlockVector<double>& y() const { return y_; }
   std::size_t vertex_count() const { return x_.size(); }
-  const std::vector<MeshTriangle>& triangles() const { return triangles_; }
+  const BlockVector<MeshTriangle>& triangles() const { return triangles_; }
+  // True once for each new triangle in slot t (a slot refilled twice counts once).
+  bool take_fresh(std::int32_t t) { return std::exchange(triangles_[t].fresh, false); }
   // Hands the vertex coordinates over (the mesh is not used afterwards).
-  std::vector<double> release_x() { return std::move(x_); }
-  std::vector<double> release_y() { return std::move(y_); }
+  BlockVector<double> release_x() { return std::move(x_); }
+  BlockVector<double> release_y() { return std::move(y_); }
   const MeshTriangle& triangle(std::int32_t t) const { return triangles_[t]; }
 
   // The vertex at the midpoint of the edge of leaf t opposite its vertex k, created on first
@@ -58,8 +64,8 @@ class BisectionMesh {
   void replace_neighbour(std::int32_t t, std::int32_t old_neighbour, std::int32_t new_neighbour);
   void link_base_neighbours();
 
-  std::vector<double> x_, y_;
-  std::vector<MeshTriangle> triangles_;
+  BlockVector<double> x_, y_;
+  BlockVector<MeshTriangle> triangles_;
 };
 
 }  // namespace starlens

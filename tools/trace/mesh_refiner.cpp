@@ -11,13 +11,13 @@ namespace {
 
 enum class Verdict : std::uint8_t { pending, keep, shadow, split, dropped };
 
-// Per-triangle evaluation, indexed like the mesh's triangles.
+// Per-triangle evaluation, indexed like the mesh's triangles (8 bytes: the mesh's second
+// largest array; mu is recomputed for the kept triangles only).
 struct Evaluation {
   Verdict verdict = Verdict::pending;
   DropReason reason = DropReason::failed;  // why it failed, for split and dropped
   std::int8_t parity = 0;                  // 0: not all escaped, or degenerate
   float image_solid_angle = 0;             // only compared with a threshold
-  double mu = 0;
 };
 
 // A triangle failing size or tolerance whose failure, scaled as if the map were linear down
@@ -47,7 +47,8 @@ class MeshRefiner {
   ImagePoint point(std::uint32_t v) const {
     return {mesh_.x()[v], mesh_.y()[v], rays_[v].source_direction};
   }
-  bool escaped(std::uint32_t v) const { return rays_[v].status == RayStatus::escaped; }
+  bool escaped(std::uint32_t v) const { return rays_[v].status() == RayStatus::escaped; }
+  std::array<double, 2> solid_angles(std::int32_t t) const;
   void measure(std::int32_t t);
   void check_vertices(std::int32_t t);
   void check_midpoints(std::int32_t t, const std::array<std::uint32_t, 3>& midpoints);
@@ -60,7 +61,7 @@ class MeshRefiner {
   const std::function<void(std::uint64_t)>& on_traced_;
   BisectionMesh mesh_;
   const double max_source_chord_;
-  std::vector<TracedRay> rays_;
+  BlockVector<StoredRay> rays_;
   std::vector<Evaluation> evaluations_;
   std::int64_t passes_ = 0;
   std::int64_t dropped_early_ = 0;
@@ -72,23 +73,29 @@ void MeshRefiner::trace_new_vertices() {
   if (first == count) return;
   rays_.resize(count);
 #pragma omp parallel for schedule(dynamic, 1024)
-  for (std::int64_t v = first; v < count; ++v) rays_[v] = spacetime_.trace(camera_direction(v));
+  for (std::int64_t v = first; v < count; ++v)
+    rays_[v] = StoredRay(spacetime_.trace(camera_direction(v)));
   if (on_traced_) on_traced_(static_cast<std::uint64_t>(count - first));
 }
 
-// Magnification and parity of an all-escaped triangle from its image and source solid angles.
+// Signed solid angles of an all-escaped triangle on the camera's sky and on the source sky.
+std::array<double, 2> MeshRefiner::solid_angles(std::int32_t t) const {
+  const auto& v = mesh_.triangle(t).v;
+  return {
+      signed_solid_angle(camera_direction(v[0]), camera_direction(v[1]), camera_direction(v[2])),
+      signed_solid_angle(rays_[v[0]].source_direction, rays_[v[1]].source_direction,
+                         rays_[v[2]].source_direction)};
+}
+
+// Parity of an all-escaped triangle: do lensing and the camera wind it the same way?
 void MeshRefiner::measure(std::int32_t t) {
   const auto& v = mesh_.triangle(t).v;
-  Evaluation& e = evaluations_[t];
   if (!(escaped(v[0]) && escaped(v[1]) && escaped(v[2]))) return;
-  const double image =
-      signed_solid_angle(camera_direction(v[0]), camera_direction(v[1]), camera_direction(v[2]));
-  const double source = signed_solid_angle(
-      rays_[v[0]].source_direction, rays_[v[1]].source_direction, rays_[v[2]].source_direction);
+  const auto [image, source] = solid_angles(t);
+  Evaluation& e = evaluations_[t];
   e.image_solid_angle = static_cast<float>(image);
   e.parity = static_cast<std::int8_t>((image > 0) == (source > 0) ? 1 : -1);
   if (image == 0 || source == 0) e.parity = 0;
-  e.mu = std::abs(image) / std::abs(source);
 }
 
 // `futility`: how many times over the bound the failure would remain at the maximum depth.
@@ -107,8 +114,8 @@ void MeshRefiner::check_vertices(std::int32_t t) {
   const auto& v = triangle.v;
   int captured = 0;
   for (std::uint32_t index : v) {
-    if (rays_[index].status == RayStatus::failed) return fail(t, DropReason::failed);
-    captured += rays_[index].status == RayStatus::captured;
+    if (rays_[index].status() == RayStatus::failed) return fail(t, DropReason::failed);
+    captured += rays_[index].status() == RayStatus::captured;
   }
   if (captured == 3) {
     evaluations_[t].verdict = Verdict::shadow;
@@ -126,7 +133,7 @@ void MeshRefiner::check_vertices(std::int32_t t) {
   const Evaluation& e = evaluations_[t];
   if (std::abs(e.image_solid_angle) < 1e-9 * area / (focal * focal))
     return fail(t, DropReason::degenerate);
-  if (e.parity == 0 || !std::isfinite(e.mu)) return fail(t, DropReason::orientation);
+  if (e.parity == 0) return fail(t, DropReason::orientation);
   for (std::int32_t n : triangle.neighbour)
     if (n >= 0 && evaluations_[n].parity != 0 && evaluations_[n].parity != e.parity)
       return fail(t, DropReason::orientation);
@@ -156,8 +163,8 @@ void MeshRefiner::check_midpoints(std::int32_t t, const std::array<std::uint32_t
   double worst = 0;
   for (int k = 0; k < 3; ++k) {
     const std::uint32_t m = midpoints[k];
-    if (rays_[m].status == RayStatus::failed) return fail(t, DropReason::failed);
-    if (rays_[m].status == RayStatus::captured) return fail(t, DropReason::status);
+    if (rays_[m].status() == RayStatus::failed) return fail(t, DropReason::failed);
+    if (rays_[m].status() == RayStatus::captured) return fail(t, DropReason::status);
     const ImagePoint mid = point(m);
     worst = std::max({worst, edge_midpoint_error(point(v[(k + 1) % 3]), point(v[(k + 2) % 3]), mid),
                       interpolation_error(p0, p1, p2, mid)});
@@ -170,17 +177,22 @@ void MeshRefiner::check_midpoints(std::int32_t t, const std::array<std::uint32_t
 }
 
 RefinedMesh MeshRefiner::run() {
-  std::vector<std::int32_t> pending(mesh_.triangles().size());
-  for (std::size_t t = 0; t < pending.size(); ++t) pending[t] = static_cast<std::int32_t>(t);
-  std::vector<std::int32_t> candidates, created;
+  std::vector<std::int32_t> pending, candidates, created;
+  for (std::int32_t t = 0; t < static_cast<std::int32_t>(mesh_.triangles().size()); ++t)
+    if (mesh_.take_fresh(t)) pending.push_back(t);
   std::vector<std::array<std::uint32_t, 3>> candidate_midpoints;
   while (!pending.empty()) {
     ++passes_;
     trace_new_vertices();  // vertices made by the last pass's splits
+    if (evaluations_.capacity() < mesh_.triangles().size())  // a quarter more, not double
+      evaluations_.reserve(mesh_.triangles().size() + mesh_.triangles().size() / 4);
     evaluations_.resize(mesh_.triangles().size());
     const auto count = static_cast<std::int64_t>(pending.size());
 #pragma omp parallel for schedule(dynamic, 4096)
-    for (std::int64_t i = 0; i < count; ++i) measure(pending[i]);
+    for (std::int64_t i = 0; i < count; ++i) {
+      evaluations_[pending[i]] = Evaluation{};
+      measure(pending[i]);
+    }
 #pragma omp parallel for schedule(dynamic, 4096)
     for (std::int64_t i = 0; i < count; ++i) check_vertices(pending[i]);
     // Triangles that passed so far need all three edge midpoints traced.
@@ -199,20 +211,17 @@ RefinedMesh MeshRefiner::run() {
       check_midpoints(candidates[i], candidate_midpoints[i]);
     created.clear();
     for (std::int32_t t : pending) {
+      // A slot refilled by a forced split earlier in this loop holds a new, unevaluated child.
+      if (mesh_.triangle(t).fresh) continue;
       const Evaluation& e = evaluations_[t];
       if (e.verdict == Verdict::dropped && mesh_.triangle(t).depth < parameters_.max_depth &&
           (e.reason == DropReason::source_size || e.reason == DropReason::tolerance))
         ++dropped_early_;
-      if (e.verdict != Verdict::split) continue;  // or its slot now holds a new child
-      const std::size_t first_new = created.size();
-      mesh_.split(t, created);
-      evaluations_.resize(mesh_.triangles().size());
-      for (std::size_t i = first_new; i < created.size(); ++i)
-        evaluations_[created[i]] = Evaluation{};
+      if (e.verdict == Verdict::split) mesh_.split(t, created);
     }
-    std::sort(created.begin(), created.end());
-    created.erase(std::unique(created.begin(), created.end()), created.end());
-    pending.swap(created);
+    pending.clear();
+    for (std::int32_t t : created)
+      if (mesh_.take_fresh(t)) pending.push_back(t);
   }
   return collect();
 }
@@ -224,12 +233,13 @@ RefinedMesh MeshRefiner::collect() {
   result.dropped_early = dropped_early_;
   result.kept_by_depth.assign(parameters_.max_depth + 1, 0);
   const auto& triangles = mesh_.triangles();
+  std::vector<std::int32_t> kept;
   for (std::size_t t = 0; t < triangles.size(); ++t) {
     for (std::uint32_t v : triangles[t].v) result.used[v] = 1;
     const Evaluation& e = evaluations_[t];
     switch (e.verdict) {
       case Verdict::keep:
-        result.kept.push_back({triangles[t].v, e.mu, e.parity, triangles[t].depth});
+        kept.push_back(static_cast<std::int32_t>(t));
         ++result.kept_by_depth[triangles[t].depth];
         break;
       case Verdict::shadow:
@@ -242,6 +252,15 @@ RefinedMesh MeshRefiner::collect() {
       case Verdict::split:
         break;  // impossible for a final leaf
     }
+  }
+  result.kept.resize(kept.size());
+  const auto count = static_cast<std::int64_t>(kept.size());
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < count; ++i) {
+    const std::int32_t t = kept[i];
+    const auto [image, source] = solid_angles(t);
+    result.kept[i] = {triangles[t].v, std::abs(image) / std::abs(source), evaluations_[t].parity,
+                      triangles[t].depth};
   }
   result.x = mesh_.release_x();
   result.y = mesh_.release_y();

@@ -10,6 +10,7 @@
 #include <functional>
 #include <vector>
 
+#include "block_vector.h"
 #include "lensmap/camera.h"
 #include "spacetime/spacetime.h"
 
@@ -35,6 +36,22 @@ enum class DropReason : std::uint8_t {
 constexpr int kDropReasonCount = 6;
 const char* drop_reason_name(DropReason reason);
 
+// A traced ray in 32 bytes instead of 40 (the mesh's largest array): the status rides in g,
+// which is positive exactly for escaped rays (0 captured, -1 failed).
+struct StoredRay {
+  Vec3 source_direction{};
+  double g = -1;
+  StoredRay() = default;
+  explicit StoredRay(const TracedRay& ray)
+      : source_direction(ray.source_direction),
+        g(ray.status == RayStatus::escaped    ? (ray.g > 0 ? ray.g : -1)
+          : ray.status == RayStatus::captured ? 0
+                                              : -1) {}
+  RayStatus status() const {
+    return g > 0 ? RayStatus::escaped : g == 0 ? RayStatus::captured : RayStatus::failed;
+  }
+};
+
 struct KeptTriangle {
   std::array<std::uint32_t, 3> v;
   double mu;
@@ -43,8 +60,8 @@ struct KeptTriangle {
 };
 
 struct RefinedMesh {
-  std::vector<double> x, y;        // every vertex created
-  std::vector<TracedRay> rays;     // its traced ray
+  BlockVector<double> x, y;        // every vertex created
+  BlockVector<StoredRay> rays;     // its traced ray
   std::vector<std::uint8_t> used;  // 1 where a final (kept, shadow or dropped) triangle uses it
   std::vector<KeptTriangle> kept;
   std::int64_t shadow_triangles = 0;

@@ -7,7 +7,7 @@
 #include "core/errors.h"
 #include "core/progress.h"
 #include "core/stopwatch.h"
-#include "lensmap_arrays.h"
+#include "lensmap_output.h"
 #include "manifest/manifest.h"
 
 namespace starlens {
@@ -39,10 +39,10 @@ void record_parameters(Manifest& manifest, const TraceSetup& setup, int threads)
   manifest.set_threads(threads);
 }
 
-void record_counts(Manifest& manifest, const RefinedMesh& mesh, const LensmapArrays& arrays) {
+void record_counts(Manifest& manifest, const RefinedMesh& mesh) {
   auto& c = manifest.counts();
-  c["vertices"] = arrays.vertex_count();
-  c["triangles"] = arrays.triangle_count();
+  c["vertices"] = std::count(mesh.used.begin(), mesh.used.end(), 1);
+  c["triangles"] = mesh.kept.size();
   c["traced_rays"] = mesh.rays.size();
   c["passes"] = mesh.passes;
   c["dropped_before_max_depth"] = mesh.dropped_early;
@@ -50,11 +50,14 @@ void record_counts(Manifest& manifest, const RefinedMesh& mesh, const LensmapArr
   for (int r = 0; r < kDropReasonCount; ++r)
     c["dropped"][drop_reason_name(static_cast<DropReason>(r))] = mesh.dropped[r];
   c["kept_triangles_by_depth"] = mesh.kept_by_depth;
-  c["mirrored_triangles"] = std::count(arrays.parity.begin(), arrays.parity.end(), -1);
-  if (!arrays.mu.empty()) {
-    const auto [low, high] = std::minmax_element(arrays.mu.begin(), arrays.mu.end());
-    c["mu_min"] = *low;
-    c["mu_max"] = *high;
+  c["mirrored_triangles"] = std::count_if(mesh.kept.begin(), mesh.kept.end(),
+                                          [](const KeptTriangle& t) { return t.parity < 0; });
+  if (!mesh.kept.empty()) {
+    const auto [low, high] = std::minmax_element(
+        mesh.kept.begin(), mesh.kept.end(),
+        [](const KeptTriangle& a, const KeptTriangle& b) { return a.mu < b.mu; });
+    c["mu_min"] = low->mu;
+    c["mu_max"] = high->mu;
   }
 }
 
@@ -86,28 +89,23 @@ int run_trace(const TraceOptions& options, int argc, char** argv) {
                             [&](std::uint64_t rays) { progress.advance(rays); });
     progress.finish();
   }
-  LensmapArrays arrays;
-  {
-    ScopedPhase phase(times, "assemble");
-    arrays = to_lensmap_arrays(mesh);
-  }
   LensmapAttributes attributes = setup.attributes;
   attributes.shadow_triangles = mesh.shadow_triangles;
   for (int r = 0; r < kDropReasonCount; ++r)
     attributes.dropped[drop_reason_name(static_cast<DropReason>(r))] = mesh.dropped[r];
   {
     ScopedPhase phase(times, "write");
-    write_lensmap(output.temp_path(), options.output, attributes, arrays);
+    write_refined_mesh(output.temp_path(), options.output, attributes, mesh);
     output.commit();
   }
-  record_counts(manifest, mesh, arrays);
+  record_counts(manifest, mesh);
   manifest.add_timings(times);
   manifest.add_output(options.output, "lensmap");
   manifest.write(options.output, options.common.force);
   if (!options.common.quiet)
-    std::cerr << kTool << ": " << arrays.vertex_count() << " vertices, " << arrays.triangle_count()
-              << " triangles (" << mesh.shadow_triangles << " in the shadow) -> " << options.output
-              << '\n';
+    std::cerr << kTool << ": " << manifest.counts()["vertices"].get<std::int64_t>() << " vertices, "
+              << mesh.kept.size() << " triangles (" << mesh.shadow_triangles
+              << " in the shadow) -> " << options.output << '\n';
   return kExitOk;
 }
 

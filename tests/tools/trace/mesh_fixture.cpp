@@ -2,7 +2,7 @@
 
 #include <unistd.h>
 
-#include "lensmap_arrays.h"
+#include "lensmap_output.h"
 
 namespace starlens::test {
 
@@ -36,7 +36,7 @@ TracedMap trace_map(const MapSetup& setup) {
   attributes.height = setup.height;
   TemporaryFolder folder;
   const auto file = folder.path / "lensmap.h5";
-  write_lensmap(file, file.string(), attributes, to_lensmap_arrays(map.refined));
+  write_refined_mesh(file, file.string(), attributes, map.refined);
   const LensmapReader reader(file);
   map.vertices = reader.read_vertices(0, reader.vertex_count());
   map.triangles = reader.read_triangles(0, reader.triangle_count());
