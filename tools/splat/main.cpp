@@ -73,6 +73,7 @@ ReplayResult replay(const SplatOptions& options, std::unique_ptr<PhaseCache>& ca
     if (!more) break;
     backend->accumulate(events);
     ++result.chunks;
+    progress.set_detail(backend->progress_detail());
     progress.advance(reader.bytes_read() - before);
   }
   backend->finish(result.frame);
