@@ -109,15 +109,25 @@ expect 2 "cut.h5" "$trace" inspect cut.h5
 expect 2 "--edges: needs --png" "$trace" inspect map.h5 --edges
 expect 2 "map.png: output exists" "$trace" inspect map.h5 --png map.png
 
-# Interrupted runs (SIGINT, SIGTERM) leave no map, no temporary and no manifest.
+# Interrupted runs (SIGINT, SIGTERM) leave no map, no temporary and no manifest. The signal is
+# sent once tracing runs in parallel (a second thread exists), long after the output's handler
+# is installed; a background job starts with SIGINT ignored until then.
 for signal in INT TERM; do
-  "$trace" --width 1920 --height 1080 --mesh-max-depth 16 --quiet -o big.h5 2>/dev/null &
+  "$trace" --width 1920 --height 1080 --mesh-max-depth 14 --threads 2 --quiet -o big.h5 2>/dev/null &
   pid=$!
-  sleep 1.5
+  for _ in $(seq 300); do
+    [ "$(ls /proc/$pid/task 2>/dev/null | wc -l)" -gt 1 ] && break
+    sleep 0.1
+  done
   kill -s "$signal" "$pid"
+  for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$pid" 2>/dev/null; then
+    fail "SIG$signal did not stop the run"
+    kill -KILL "$pid"
+  fi
   wait "$pid"
   status=$?
-  [ "$status" -gt 128 ] || fail "SIGNAL $signal: run exited $status, not by the signal"
+  [ "$status" -gt 128 ] || fail "SIG$signal: run exited $status, not by the signal"
   ls big.h5* >/dev/null 2>&1 && fail "SIG$signal left: $(ls big.h5*)"
 done
 
