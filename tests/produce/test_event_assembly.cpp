@@ -1,0 +1,73 @@
+// One image -> one event: colour and flux of mu K B_nu(nu; g T), and the class of that flux.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "colour/colour_table.h"
+#include "colour/flux_unit.h"
+#include "colour/observed_colour.h"
+#include "event_assembly.h"
+#include "image_triangle.h"
+
+using namespace starlens;
+using namespace starlens::produce;
+
+TEST_CASE("the event carries the colour and flux of mu K B_nu(nu; g T) and its class") {
+  PsfModel psf;
+  const double wavelength = 0.551;
+  const EventAssembler table(psf, wavelength, ColourMode::table);
+  const EventAssembler exact(psf, wavelength, ColourMode::exact);
+  const double bound = colour_table_max_relative_error();
+  const EventClassifier classifier(psf);
+  for (const double teff : {3000.0, 5778.0, 20000.0}) {
+    for (const double g : {0.5, 1.0, 1.7}) {
+      const catalog::CatalogStar star{0, 0, static_cast<float>(teff), 0.25f, 0};
+      const double k = table.spectrum_scale(star);
+      CHECK(k == doctest::Approx(spectrum_scale_k(0.25, wavelength, teff)).epsilon(1e-15));
+      const double mu = 3.5;
+      const ImagePoint point{12.25, 7.5, g};
+      StarEvent from_table, from_exact;
+      const Classification c = table.assemble(teff, k, point, mu, from_table);
+      exact.assemble(teff, k, point, mu, from_exact);
+      // The reference: the colour module's exact integration at the shifted temperature.
+      const StarColour reference = observed_colour_exact(g * teff, mu * k);
+      CHECK(from_exact.flux == doctest::Approx(reference.flux).epsilon(1e-15));
+      CHECK(std::abs(from_table.flux / reference.flux - 1) <= bound);
+      const double peak = std::max({reference.r, reference.g, reference.b});
+      for (const auto& [got, want] : {std::pair{from_table.r, reference.r},
+                                      {from_table.g, reference.g},
+                                      {from_table.b, reference.b}})
+        CHECK(std::abs(got - want) <= bound * peak);
+      CHECK(from_table.x == 12.25);
+      CHECK(from_table.y == 7.5);
+      const Classification expected = classifier.classify(from_table.flux);
+      CHECK(c.event_class == expected.event_class);
+      CHECK(from_table.support == expected.support);
+    }
+  }
+}
+
+TEST_CASE("g shifts the colour as g T: an image at g = 2 of a 3000 K star looks like 6000 K") {
+  const EventAssembler exact(PsfModel{}, 1.235, ColourMode::exact);
+  StarEvent shifted, hot;
+  exact.assemble(3000, 1e-18, {0, 0, 2.0}, 1.0, shifted);
+  exact.assemble(6000, 1e-18, {0, 0, 1.0}, 1.0, hot);
+  CHECK(shifted.r == doctest::Approx(hot.r).epsilon(1e-14));
+  CHECK(shifted.g == doctest::Approx(hot.g).epsilon(1e-14));
+  CHECK(shifted.b == doctest::Approx(hot.b).epsilon(1e-14));
+  CHECK(shifted.flux == doctest::Approx(hot.flux).epsilon(1e-14));
+}
+
+TEST_CASE("a star's photometry must be usable") {
+  const auto star = [](float teff, float flux) {
+    return catalog::CatalogStar{0, 0, teff, flux, 0};
+  };
+  CHECK_FALSE(star_photometry_problem(star(5000, 1)));
+  CHECK_FALSE(star_photometry_problem(star(5000, 0)));
+  CHECK(star_photometry_problem(star(0, 1)));
+  CHECK(star_photometry_problem(star(-3, 1)));
+  CHECK(star_photometry_problem(star(std::numeric_limits<float>::quiet_NaN(), 1)));
+  CHECK(star_photometry_problem(star(5000, -1)));
+  CHECK(star_photometry_problem(star(5000, std::numeric_limits<float>::infinity())));
+}
