@@ -44,7 +44,8 @@ double disc_hole(double radius) {
     const double x = r / 3.3;
     return 1.0 - std::exp(-x * x * x);
   };
-  return hole(radius) / hole(kSunRadius);
+  static const double at_sun = hole(kSunRadius);
+  return hole(radius) / at_sun;
 }
 
 double casagrande_temperature(double j_ks) {
