@@ -5,6 +5,7 @@
 #include <pointing.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "catalog/sky_cells.h"
@@ -206,12 +207,31 @@ void SynthSampler::generate(std::uint64_t seed, std::uint64_t block, std::uint64
   gsl_rng_set(rng.get(), static_cast<unsigned long>(splitmix64(seed ^ splitmix64(block))));
   std::vector<double> weights(populations.size());
   out.clear();
+  // Stars are drawn in batches: first every star's cell and point in it, then the rest star
+  // by star. The cells' tables are fetched ahead meanwhile (they are 100 MB, read at random).
+  constexpr std::uint64_t kBatch = 32;
+  std::array<std::size_t, kBatch> batch_cells{};
+  std::array<std::uint64_t, kBatch> batch_keys{};
   for (std::uint64_t i = 0; i < end; ++i) {
+    const std::uint64_t slot = i % kBatch;
+    if (slot == 0) {
+      const std::uint64_t size = std::min(kBatch, end - i);
+      for (std::uint64_t k = 0; k < size; ++k) {
+        batch_cells[k] = gsl_ran_discrete(rng.get(), cell_table_);
+        const std::uint64_t low =
+            (static_cast<std::uint64_t>(gsl_rng_get(rng.get())) << 32 | gsl_rng_get(rng.get()));
+        batch_keys[k] = static_cast<std::uint64_t>(batch_cells[k]) << kSubBits |
+                        (low & ((1ull << kSubBits) - 1));
+        for (int line = 0; line < kDistanceBins; line += 16) {
+          __builtin_prefetch(&distance_cdf_[batch_cells[k] * kDistanceBins + line]);
+          __builtin_prefetch(&extinction_[batch_cells[k] * (kDistanceBins + 1) + line]);
+        }
+        __builtin_prefetch(&extinction_[batch_cells[k] * (kDistanceBins + 1) + kDistanceBins]);
+      }
+    }
     SynthStar star;
-    const std::size_t cell = gsl_ran_discrete(rng.get(), cell_table_);
-    const std::uint64_t low =
-        (static_cast<std::uint64_t>(gsl_rng_get(rng.get())) << 32 | gsl_rng_get(rng.get()));
-    star.key = static_cast<std::uint64_t>(cell) << kSubBits | (low & ((1ull << kSubBits) - 1));
+    const std::size_t cell = batch_cells[slot];
+    star.key = batch_keys[slot];
     const vec3 v = keys.pix2vec(static_cast<int64>(star.key));
     const Vec3 icrs = {v.x, v.y, v.z};
     const Vec3 galactic = icrs_to_galactic(icrs);
