@@ -215,8 +215,8 @@ void SynthSampler::generate(std::uint64_t seed, std::uint64_t block, std::uint64
   for (std::uint64_t i = 0; i < end; ++i) {
     const std::uint64_t slot = i % kBatch;
     if (slot == 0) {
-      const std::uint64_t size = std::min(kBatch, end - i);
-      for (std::uint64_t k = 0; k < size; ++k) {
+      // Always a whole batch, so that a star does not depend on where the request ends.
+      for (std::uint64_t k = 0; k < kBatch; ++k) {
         batch_cells[k] = gsl_ran_discrete(rng.get(), cell_table_);
         const std::uint64_t low =
             (static_cast<std::uint64_t>(gsl_rng_get(rng.get())) << 32 | gsl_rng_get(rng.get()));
