@@ -148,6 +148,9 @@ ExternalSorter::~ExternalSorter() = default;
 void ExternalSorter::add(std::span<const StarRecord> records) {
   std::lock_guard lock(mutex_);
   while (!records.empty()) {
+    // A full buffer is spilled only when more records come, so that the last one stays in
+    // memory for the merge.
+    if (buffer_.size() == statistics_.buffer_capacity) spill_buffer();
     if (buffer_.capacity() < statistics_.buffer_capacity)
       buffer_.reserve(statistics_.buffer_capacity);
     const std::size_t room = statistics_.buffer_capacity - buffer_.size();
@@ -155,7 +158,6 @@ void ExternalSorter::add(std::span<const StarRecord> records) {
     buffer_.insert(buffer_.end(), records.begin(), records.begin() + taken);
     statistics_.records += taken;
     records = records.subspan(taken);
-    if (buffer_.size() == statistics_.buffer_capacity) spill_buffer();
   }
 }
 
