@@ -43,7 +43,10 @@ std::uint64_t parse_memory_size(const std::string& text, const std::string& opti
     unit = 1ull << 40;
   if (digits == 0 || digits > 12 || unit == 0)
     throw_input_error(option, "", "'" + text + "' is not a size (e.g. 4G, 512M, 1048576)");
-  const std::uint64_t bytes = std::stoull(text.substr(0, digits)) * unit;
+  const std::uint64_t number = std::stoull(text.substr(0, digits));
+  if (number > (std::uint64_t{1} << 50) / unit)
+    throw_input_error(option, "", "'" + text + "' is beyond 1 PiB");
+  const std::uint64_t bytes = number * unit;
   if (bytes < kMinimumMemoryLimit)
     throw_input_error(option, "", "'" + text + "' is below the minimum of 1M");
   return bytes;

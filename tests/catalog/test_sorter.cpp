@@ -17,7 +17,8 @@ TEST_CASE("sorter: memory sizes") {
   CHECK(parse_memory_size("1048576", "--memory-limit") == 1ull << 20);
   CHECK(parse_memory_size("2048k", "--memory-limit") == 2ull << 20);
   CHECK(parse_memory_size("1T", "--memory-limit") == 1ull << 40);
-  for (const char* bad : {"", "G", "1.5G", "4 G", "-1G", "64k", "10", "lots", "99999999999999G"})
+  for (const char* bad : {"", "G", "1.5G", "4 G", "-1G", "64k", "10", "lots", "99999999999999G",
+                          "999999999999G", "2000T"})
     CHECK_THROWS_WITH_AS(parse_memory_size(bad, "--memory-limit"),
                          doctest::Contains("--memory-limit"), InputError);
 }
