@@ -7,20 +7,7 @@ set -uo pipefail
 trace=$1
 work=$(mktemp -d)
 trap 'chmod -R u+w "$work"; rm -rf "$work"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-
-# expect STATUS PATTERN command... : exit status, and a one-line stderr matching PATTERN
-expect() {
-  local want=$1 pattern=$2; shift 2
-  "$@" >"$work/stdout" 2>"$work/stderr"
-  local got=$?
-  [ "$got" = "$want" ] || fail "'$*' exited $got, expected $want: $(cat "$work/stderr")"
-  if [ -n "$pattern" ]; then
-    grep -q -- "$pattern" "$work/stderr" || fail "'$*': stderr lacks '$pattern': $(cat "$work/stderr")"
-    [ "$(wc -l <"$work/stderr")" = 1 ] || fail "'$*': error is not one line: $(cat "$work/stderr")"
-  fi
-}
+source "$(dirname "$0")/../../cli_expect.sh"
 
 cd "$work"
 small=(--width 96 --height 64 --r-obs 10 --fov 90 --quiet)
