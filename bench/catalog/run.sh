@@ -23,33 +23,35 @@ rm -rf "$work/psc" && mkdir -p "$work/psc"
 "$tool" synth --count "$ingest_rows" --seed 1 --psc-dir "$work/psc" --psc-files "$psc_files" --quiet
 echo "input: $ingest_rows rows in $psc_files files, $(du -sh "$work/psc" | cut -f1) gzip"
 
-report() {  # manifest, peak RSS (kB), wall (s), label
+# The machine may be shared: besides wall time, CPU time (user + sys) and the rate per
+# CPU-second are reported, which other processes do not change much.
+report() {  # manifest, "peak_RSS_kB wall_s user_s sys_s", label
   python3 - "$@" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))
-rss_kb, wall, label = int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+rss_kb, wall, user, system = (float(x) for x in sys.argv[2].split())
+label = sys.argv[3]
 c, t = m["counts"], m["timings_s"]
 rows = c.get("rows_read", c.get("stars_written"))
-print(f'{label:<22} {m["threads"]:7d} {rows:12d} {wall:8.2f} {rows / wall:12.0f} '
-      f'{t.get("read_parse", t.get("generate", 0.0)):9.2f} {t.get("sort_merge_write", 0.0):9.2f} '
-      f'{c.get("sort_runs_written", 0):5d} {rss_kb / 1024:9.0f}')
+cpu = user + system
+print(f'{label:<18} {m["threads"]:7d} {rows:11d} {wall:8.2f} {rows / wall:11.0f} {cpu:8.2f} {rows / cpu:12.0f} '
+      f'{t.get("read_parse", t.get("generate", 0.0)):8.2f} {t.get("sort_merge_write", 0.0):8.2f} '
+      f'{c.get("sort_runs_written", 0):5d} {rss_kb / 1024:8.0f}')
 PY
 }
 
-printf '\n%-22s %7s %12s %8s %12s %9s %9s %5s %9s\n' run threads rows wall_s rows/s read_s write_s runs rss_MB
+printf '\n%-18s %7s %11s %8s %11s %8s %12s %8s %8s %5s %8s\n' run threads rows wall_s rows/s cpu_s rows/cpu_s read_s write_s runs rss_MB
 for threads in $threads_list; do
   out=$work/ingest-t$threads.h5
-  /usr/bin/time -f '%M %e' -o "$work/time" "$tool" ingest "$work"/psc/psc_*.gz -o "$out" \
+  /usr/bin/time -f '%M %e %U %S' -o "$work/time" "$tool" ingest "$work"/psc/psc_*.gz -o "$out" \
     --threads "$threads" --force --quiet
-  read -r rss wall <"$work/time"
-  report "$out.manifest.json" "$rss" "$wall" "ingest 2mass gzip"
+  report "$out.manifest.json" "$(cat "$work/time")" "ingest 2mass gzip"
 done
 
 out=$work/synth.h5
-/usr/bin/time -f '%M %e' -o "$work/time" "$tool" synth --count "$synth_stars" --seed 1 -o "$out" \
+/usr/bin/time -f '%M %e %U %S' -o "$work/time" "$tool" synth --count "$synth_stars" --seed 1 -o "$out" \
   --threads 2 --force --quiet
-read -r rss wall <"$work/time"
-report "$out.manifest.json" "$rss" "$wall" "synth to store"
+report "$out.manifest.json" "$(cat "$work/time")" "synth to store"
 python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print('synth timings:', m['timings_s'], 'order', m['store']['order'])" "$out.manifest.json"
 echo "store: $(du -h "$out" | cut -f1)"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
