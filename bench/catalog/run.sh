@@ -3,7 +3,8 @@
 # (2) synth straight to a store: wall time and peak RSS for 10^8 stars on 2 threads within the
 # default 4 GB --memory-limit (issue 4 targets: >= 10^6 rows/s on 2 cores; 10^8 stars <= 120 s).
 # usage: bench/catalog/run.sh [BUILD_DIR] [WORK_DIR]   (defaults: build, /tmp/starlens-bench-catalog)
-# env: INGEST_ROWS (default 4000000), PSC_FILES (4), SYNTH_STARS (100000000), THREADS ("1 2")
+# env: INGEST_ROWS (default 4000000), PSC_FILES (4), SYNTH_STARS (100000000), THREADS ("1 2"),
+#      TIME_TOOL (GNU time, default /usr/bin/time)
 set -euo pipefail
 build=${1:-build}
 work=${2:-/tmp/starlens-bench-catalog}
@@ -12,6 +13,7 @@ ingest_rows=${INGEST_ROWS:-4000000}
 psc_files=${PSC_FILES:-4}
 synth_stars=${SYNTH_STARS:-100000000}
 threads_list=${THREADS:-"1 2"}
+time_tool=${TIME_TOOL:-/usr/bin/time}  # GNU time, for peak RSS
 mkdir -p "$work"
 
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB"
@@ -43,13 +45,13 @@ PY
 printf '\n%-18s %7s %11s %8s %11s %8s %12s %8s %8s %5s %8s\n' run threads rows wall_s rows/s cpu_s rows/cpu_s read_s write_s runs rss_MB
 for threads in $threads_list; do
   out=$work/ingest-t$threads.h5
-  /usr/bin/time -f '%M %e %U %S' -o "$work/time" "$tool" ingest "$work"/psc/psc_*.gz -o "$out" \
+  "$time_tool" -f '%M %e %U %S' -o "$work/time" "$tool" ingest "$work"/psc/psc_*.gz -o "$out" \
     --threads "$threads" --force --quiet
   report "$out.manifest.json" "$(cat "$work/time")" "ingest 2mass gzip"
 done
 
 out=$work/synth.h5
-/usr/bin/time -f '%M %e %U %S' -o "$work/time" "$tool" synth --count "$synth_stars" --seed 1 -o "$out" \
+"$time_tool" -f '%M %e %U %S' -o "$work/time" "$tool" synth --count "$synth_stars" --seed 1 -o "$out" \
   --threads 2 --force --quiet
 report "$out.manifest.json" "$(cat "$work/time")" "synth to store"
 python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print('synth timings:', m['timings_s'], 'order', m['store']['order'])" "$out.manifest.json"
