@@ -1,8 +1,11 @@
 #include "info_command.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <iomanip>
 #include <iostream>
+#include <iterator>
 #include <map>
 
 #include "catalog/photometry.h"
@@ -49,24 +52,21 @@ std::vector<std::uint64_t> counts_per_cell(CatalogStore& store, int& map_order) 
   return counts;
 }
 
-// Histograms of magnitude (1 mag bins) and temperature (fixed edges), streamed by rows.
+// Temperature bins: [edge[i-1], edge[i]) K, the first from 0 and the last to infinity.
+constexpr double kTemperatureEdges[] = {2500, 3000, 3500, 4000, 5000, 6000, 7500, 10000, 20000};
+constexpr std::size_t kTemperatureBins = std::size(kTemperatureEdges) + 1;
+
+// Histograms of magnitude (1 mag bins) and temperature, streamed by rows.
 struct Histograms {
   std::map<int, std::uint64_t> magnitude;  // floor(m) -> count
-  std::map<std::string, std::uint64_t> temperature;
+  std::array<std::uint64_t, kTemperatureBins> temperature{};
   double brightest = INFINITY, faintest = -INFINITY, coolest = INFINITY, hottest = -INFINITY;
 };
 
-std::string temperature_bin(double teff) {
-  static const double edges[] = {2500, 3000, 3500, 4000, 5000, 6000, 7500, 10000, 20000};
-  double low = 0;
-  for (double edge : edges) {
-    if (teff < edge)
-      return low == 0 ? "< " + std::to_string(static_cast<int>(edge)) + " K"
-                      : std::to_string(static_cast<int>(low)) + "-" +
-                            std::to_string(static_cast<int>(edge)) + " K";
-    low = edge;
-  }
-  return ">= 20000 K";
+std::size_t temperature_bin(double teff) {
+  return static_cast<std::size_t>(
+      std::upper_bound(std::begin(kTemperatureEdges), std::end(kTemperatureEdges), teff) -
+      std::begin(kTemperatureEdges));
 }
 
 Histograms histograms(CatalogStore& store, bool quiet) {
@@ -119,7 +119,15 @@ nlohmann::json describe(CatalogStore& store, const std::vector<std::uint64_t>& c
   for (const auto& [bin, count] : histogram.magnitude)
     magnitudes.push_back({{"from", bin}, {"to", bin + 1}, {"count", count}});
   report["magnitude_histogram"] = magnitudes;
-  report["temperature_histogram"] = histogram.temperature;
+  nlohmann::json temperatures = nlohmann::json::array();
+  for (std::size_t bin = 0; bin < kTemperatureBins; ++bin) {
+    nlohmann::json row = {{"from_k", bin == 0 ? 0.0 : kTemperatureEdges[bin - 1]},
+                          {"count", histogram.temperature[bin]}};
+    row["to_k"] = bin + 1 < kTemperatureBins ? nlohmann::json(kTemperatureEdges[bin])
+                                             : nlohmann::json(nullptr);
+    temperatures.push_back(row);
+  }
+  report["temperature_histogram"] = temperatures;
   if (store.star_count() > 0) {
     report["magnitude_range"] = {histogram.brightest, histogram.faintest};
     report["temperature_range_k"] = {histogram.coolest, histogram.hottest};
@@ -128,21 +136,28 @@ nlohmann::json describe(CatalogStore& store, const std::vector<std::uint64_t>& c
 }
 
 void print_text(const nlohmann::json& report) {
-  std::cout << report["path"].get<std::string>() << ": " << report["count"]
+  const std::string band = report["band"].get<std::string>();
+  std::cout << std::setprecision(4) << report["path"].get<std::string>() << ": " << report["count"]
             << " stars, HEALPix order " << report["order"] << " (" << report["cells"]
-            << " NESTED cells), band " << report["band"].get<std::string>() << " (F0 "
-            << report["F0_jy"] << " Jy at " << report["band_wavelength_um"] << " um), teff "
+            << " NESTED cells), band " << band << " (F0 " << report["F0_jy"].get<double>()
+            << " Jy at " << report["band_wavelength_um"].get<double>() << " um), teff "
             << report["teff_relation"].get<std::string>() << '\n';
   const auto& density = report["density_per_deg2"];
-  std::cout << "density per deg^2 (order " << density["order"] << " cells): min " << density["min"]
-            << ", median " << density["median"] << ", max " << density["max"] << ", empty cells "
+  std::cout << "stars per deg^2 (order " << density["order"] << " cells): min "
+            << density["min"].get<double>() << ", median " << density["median"].get<double>()
+            << ", max " << density["max"].get<double>() << ", empty cells "
             << density["empty_cells"] << '\n';
-  std::cout << "magnitude (" << report["band"].get<std::string>() << ")  stars\n";
+  std::cout << "magnitude (" << band << ")       stars\n";
   for (const auto& bin : report["magnitude_histogram"])
-    std::cout << "  " << bin["from"] << " .. " << bin["to"] << "  " << bin["count"] << '\n';
-  std::cout << "temperature  stars\n";
-  for (const auto& [bin, count] : report["temperature_histogram"].items())
-    std::cout << "  " << bin << "  " << count << '\n';
+    std::cout << "  " << std::setw(4) << bin["from"].get<int>() << " .. " << std::setw(4)
+              << bin["to"].get<int>() << "  " << std::setw(12) << bin["count"].get<std::uint64_t>()
+              << '\n';
+  std::cout << "temperature (K)      stars\n";
+  for (const auto& bin : report["temperature_histogram"]) {
+    const std::string to = bin["to_k"].is_null() ? "" : std::to_string(bin["to_k"].get<int>());
+    std::cout << "  " << std::setw(6) << bin["from_k"].get<int>() << " .. " << std::setw(6) << to
+              << "  " << std::setw(10) << bin["count"].get<std::uint64_t>() << '\n';
+  }
 }
 
 }  // namespace

@@ -38,12 +38,18 @@ run 2 ingest
 one_line_stderr
 
 # --- CSV
-printf 'ra,dec,mag,teff\n10.0,20.0,5.0,5800\n# a comment\n\n350.5,-45.25,7.5,3500\n' >stars.csv
+printf 'ra,dec,mag,teff\n10.0,20.0,5.3,5800\n# a comment\n\n350.5,-45.25,7.5,3500\n' >stars.csv
 run 0 ingest stars.csv --band V -o csv.h5 --quiet
 [ -f csv.h5 ] && [ -f csv.h5.manifest.json ] || fail "CSV store or manifest missing"
 [ "$(json csv.h5.manifest.json 'd["counts"]["stars_written"]')" = 2 ] || fail "CSV star count"
 run 0 info csv.h5 --json --quiet
 [ "$(python3 -c 'import json; print(json.load(open("out.txt"))["count"])')" = 2 ] || fail "info --json count"
+[ "$(json out.txt '[(b["from"], b["count"]) for b in d["magnitude_histogram"]]')" = "[(5, 1), (7, 1)]" ] ||
+  fail "info magnitude histogram: $(cat out.txt)"
+[ "$(json out.txt '[(int(b["from_k"]), b["count"]) for b in d["temperature_histogram"] if b["count"]]')" = \
+  "[(3500, 1), (5000, 1)]" ] || fail "info temperature histogram"
+run 0 info csv.h5 --quiet
+grep -q "2 stars, HEALPix order 0" out.txt || fail "info text: $(head -1 out.txt)"
 run 2 ingest stars.csv --band V -o csv.h5 --quiet
 stderr_has "csv.h5"; stderr_has "exists"; one_line_stderr
 run 0 ingest stars.csv --band V -o csv.h5 --force --quiet
