@@ -90,6 +90,34 @@ TEST_CASE("identity map: the index finds exactly the triangles brute force finds
   }
 }
 
+TEST_CASE(
+    "overlapping sheets of very different triangle sizes: fine and coarse grids in one cell") {
+  // Two identity meshes over the same sky, one of 32 px triangles over the whole frame and one
+  // of 1 px triangles over a corner: every star there is in one triangle of each.
+  const Vec3 look = unit_vector_from_angles(0.3, 1.1);
+  const MinkowskiSpacetime flat;
+  const LensMesh coarse = grid_mesh(PinholeCamera(look, 30, 256, 256), flat, 32, 10 * kDegree);
+  const LensMesh fine = grid_mesh(PinholeCamera(look, 30, 256, 256), flat, 1, 10 * kDegree);
+  LensMesh both = coarse;
+  const auto offset = static_cast<std::uint32_t>(both.xy.size());
+  for (std::size_t v = 0; v < fine.xy.size(); ++v) {
+    both.xy.push_back(fine.xy[v]);
+    both.direction.push_back(fine.direction[v]);
+    both.g.push_back(fine.g[v]);
+  }
+  for (std::size_t t = 0; t < fine.triangle_count(); ++t) {
+    const auto& v = fine.triangles[t];
+    if (fine.xy[v[0]][0] > 40 || fine.xy[v[0]][1] > 40) continue;  // the corner only
+    both.triangles.push_back({v[0] + offset, v[1] + offset, v[2] + offset});
+    both.mu.push_back(1);
+    both.parity.push_back(1);
+  }
+  for (const int order : {2, 5}) {
+    CAPTURE(order);
+    check_against_brute_force(both, order, {}, look, 0.25, 3000);
+  }
+}
+
 TEST_CASE("Schwarzschild map: images on both sides of the hole and the whole sky behind it") {
   const Vec3 hole = unit_vector_from_angles(4.6, -0.5);
   const PinholeCamera camera(hole, 60, 200, 120);

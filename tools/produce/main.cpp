@@ -269,9 +269,13 @@ int run_produce(const ProduceOptions& options, int argc, char** argv) {
   manifest.section("coverage") = result.coverage;
   manifest.section("colour") = colour_section(colour_mode);
   manifest.section("chunk_statistics") = summarise_chunks(result.chunks);
-  manifest.section("index") = {{"patches", index_statistics.patches},
-                               {"bin_entries", index_statistics.bin_entries},
-                               {"cell_patch_pairs", index_statistics.cell_patch_pairs},
+  manifest.section("index") = {{"groups", index_statistics.groups},
+                               {"cell_group_pairs", index_statistics.cell_group_pairs},
+                               {"cell_grid_entries", index_statistics.cell_grid_entries},
+                               {"cell_grid_bins", index_statistics.cell_grid_bins},
+                               {"unprojected_entries", index_statistics.unprojected_entries},
+                               {"group_grid_entries", index_statistics.group_grid_entries},
+                               {"group_grid_bins", index_statistics.group_grid_bins},
                                {"cells", index->cells().size()}};
   const double events = static_cast<double>(result.counts.events_written());
   const double produce_seconds = result.wall_seconds;

@@ -80,6 +80,7 @@ class Worker {
     events_.reserve(run.settings.chunk_events);
     triangles_.reserve(run.settings.chunk_events);
     if (const auto& region = run.settings.bounds.sky_region) {
+      bounded_region_ = true;
       region_centre_ = region->centre();
       region_cos_radius_ = std::cos(region->radius_deg * kDegree);
     }
@@ -107,49 +108,45 @@ class Worker {
  private:
   bool stopped() const { return run_.stop.load(std::memory_order_relaxed); }
 
+  // Mapping (each star against its cell's grid), then colour and class per image.
   void process_cell(std::uint64_t cell, std::size_t slot,
                     std::span<const catalog::CatalogStar> stars) {
     const auto start = Clock::now();
+    const std::size_t count = stars.size();
     hits_.clear();
-    const bool bounded_region = run_.settings.bounds.sky_region.has_value();
-    for (std::size_t s = 0; s < stars.size(); ++s) {
+    imaged_.assign(count, 0);
+    for (std::size_t s = 0; s < count; ++s) {
       const catalog::CatalogStar& star = stars[s];
-      if (const auto problem = star_photometry_problem(star))
-        throw_input_error(run_.catalogue_path,
-                          "star " + std::to_string(s) + " of cell " + std::to_string(cell),
-                          *problem);
+      if (const auto problem = star_photometry_problem(star)) throw_bad_star(cell, s, *problem);
       const double cos_dec = std::cos(star.dec);
       const Vec3 p{cos_dec * std::cos(star.ra), cos_dec * std::sin(star.ra), std::sin(star.dec)};
-      if (bounded_region && dot(p, region_centre_) < region_cos_radius_) {
+      if (bounded_region_ && inline_dot(p, region_centre_) < region_cos_radius_) {
         ++counts.stars_outside_region;
         continue;
       }
-      const std::size_t before = hits_.size();
       run_.index.for_each_hit(slot, p, [&](std::uint32_t triangle, const Barycentric& weights) {
         hits_.push_back(
             {static_cast<std::uint32_t>(s), triangle, run_.index.image(triangle).map(weights)});
+        imaged_[s] = 1;
       });
-      if (hits_.size() > before) ++counts.stars_imaged;
     }
-    counts.stars_read += stars.size();
+    for (const std::uint8_t flag : imaged_) counts.stars_imaged += flag;
+    counts.stars_read += count;
     counts.images += hits_.size();
     const auto mapped = Clock::now();
     times.add("mapping", std::chrono::duration<double>(mapped - start).count());
 
     write_seconds_ = 0;
-    std::uint32_t current_star = UINT32_MAX;
-    double k = 0;
+    spectrum_scale_.assign(count, -1.0);  // K per star, computed at its first image
     for (const Hit& hit : hits_) {
       if (stopped()) break;
       const catalog::CatalogStar& star = stars[hit.star];
-      if (hit.star != current_star) {
-        current_star = hit.star;
+      double& k = spectrum_scale_[hit.star];
+      if (k < 0) {
         try {
           k = run_.assembler.spectrum_scale(star);
         } catch (const std::domain_error& error) {
-          throw_input_error(run_.catalogue_path,
-                            "star " + std::to_string(hit.star) + " of cell " + std::to_string(cell),
-                            error.what());
+          throw_bad_star(cell, hit.star, error.what());
         }
       }
       StarEvent event;
@@ -169,6 +166,12 @@ class Worker {
     }
     const double colour_and_write = std::chrono::duration<double>(Clock::now() - mapped).count();
     times.add("colour", colour_and_write - write_seconds_);
+  }
+
+  [[noreturn]] void throw_bad_star(std::uint64_t cell, std::size_t star,
+                                   const std::string& problem) const {
+    throw_input_error(run_.catalogue_path,
+                      "star " + std::to_string(star) + " of cell " + std::to_string(cell), problem);
   }
 
   // Under --max-events: whether one more event may be written; the last one stops the run.
@@ -198,6 +201,9 @@ class Worker {
   std::vector<StarEvent> events_;
   std::vector<std::uint32_t> triangles_;
   std::vector<Hit> hits_;
+  std::vector<std::uint8_t> imaged_;    // stars with at least one image
+  std::vector<double> spectrum_scale_;  // K of each star, < 0 until needed
+  bool bounded_region_ = false;
   Vec3 region_centre_{};
   double region_cos_radius_ = -2;
   double write_seconds_ = 0;

@@ -1,92 +1,33 @@
 #include "triangle_index.h"
 
+#include <healpix_base.h>
+
 #include <algorithm>
 #include <cmath>
 #include <tuple>
 #include <utility>
 
 #include "catalog/sky_cells.h"
+#include "planar_bins.h"
+#include "triangle_groups.h"
 
 namespace starlens::produce {
 namespace {
 
-// A single triangle may have a wider cap than max_cap_radius, but the gnomonic projection
-// needs the whole cap well inside a hemisphere.
+// A single triangle may have a wider cap than max_cap_radius, but a triangle must stay well
+// inside a hemisphere for its edges' great circles to bound it.
 constexpr double kLargestCapRadius = 80.0 * kDegree;
-// Padding of caps and bins: far above the rounding of the projections (~1e-16), far below
-// any triangle.
-constexpr double kPadding = 1e-12;
-constexpr int kMaxSplitDepth = 40;
-constexpr std::uint32_t kMaxBinsPerSide = 512;
-
-double angle_between(const Vec3& a, const Vec3& b) {
-  return std::atan2(norm(cross(a, b)), dot(a, b));
-}
-
-}  // namespace
-
-// The smallest-ish cap around a group's source directions: centred on their mean.
-struct Cap {
-  Vec3 centre;
-  double radius;
-};
-
-struct PatchDraft {
-  std::vector<std::uint32_t> triangles;
-  Cap cap;
-};
-
-namespace {
-
-Cap cap_of(const LensMesh& mesh, const std::vector<std::uint32_t>& triangles) {
-  Vec3 sum{0, 0, 0};
-  for (const std::uint32_t t : triangles)
-    for (const std::uint32_t v : mesh.triangles[t])
-      for (int c = 0; c < 3; ++c) sum[c] += mesh.direction[v][c];
-  if (!(norm(sum) > 1e-9 * static_cast<double>(triangles.size()))) return {{1, 0, 0}, kPi};
-  const Vec3 centre = normalized(sum);
-  double radius = 0;
-  for (const std::uint32_t t : triangles)
-    for (const std::uint32_t v : mesh.triangles[t])
-      radius = std::max(radius, angle_between(centre, mesh.direction[v]));
-  return {centre, radius};
-}
-
-struct SplitContext {
-  const LensMesh& mesh;
-  const std::vector<std::array<double, 2>>& centroids;
-  double max_radius;
-};
-
-// Splits an image rectangle's triangles until each group's source cap is small enough.
-void split_tile(const SplitContext& context, std::vector<std::uint32_t> triangles, double x0,
-                double y0, double x1, double y1, int depth, std::vector<PatchDraft>& out) {
-  if (triangles.empty()) return;
-  const Cap cap = cap_of(context.mesh, triangles);
-  if (triangles.size() == 1 || cap.radius <= context.max_radius) {
-    out.push_back({std::move(triangles), cap});
-    return;
-  }
-  if (depth >= kMaxSplitDepth) {  // coincident centroids: split by position in the list
-    const auto middle = triangles.begin() + static_cast<std::ptrdiff_t>(triangles.size() / 2);
-    std::vector<std::uint32_t> second(middle, triangles.end());
-    triangles.erase(middle, triangles.end());
-    split_tile(context, std::move(triangles), x0, y0, x1, y1, depth + 1, out);
-    split_tile(context, std::move(second), x0, y0, x1, y1, depth + 1, out);
-    return;
-  }
-  const double xm = 0.5 * (x0 + x1);
-  const double ym = 0.5 * (y0 + y1);
-  std::vector<std::uint32_t> quadrant[4];
-  for (const std::uint32_t t : triangles) {
-    const auto& c = context.centroids[t];
-    quadrant[(c[0] >= xm ? 1 : 0) + (c[1] >= ym ? 2 : 0)].push_back(t);
-  }
-  split_tile(context, std::move(quadrant[0]), x0, y0, xm, ym, depth + 1, out);
-  split_tile(context, std::move(quadrant[1]), xm, y0, x1, ym, depth + 1, out);
-  split_tile(context, std::move(quadrant[2]), x0, ym, xm, y1, depth + 1, out);
-  split_tile(context, std::move(quadrant[3]), xm, ym, x1, y1, depth + 1, out);
-}
+// Directions this close to a cell's horizon (depth = cos(angle) below it) are not projected
+// into its plane; a group with such a corner is tried for every star of the cell instead.
+constexpr double kSmallestDepth = 0.05;
+constexpr int kMaxLevel = 10;  // 1024 bins a side
+// A level is stored dense while it has no more than this many bins per entry (plus a few);
+// a level holding few groups stores only its occupied bins, in a hash table.
+constexpr double kBinsPerEntry = 8;
+// Points sampled along a cell's boundary for its rectangle, and the margin added for the
+// boundary's curvature between them (a fraction of the rectangle's size).
+constexpr std::size_t kBoundarySteps = 8;
+constexpr double kBoundaryMargin = 0.02;
 
 // Two unit vectors completing `centre` to a right-handed orthonormal frame.
 std::pair<Vec3, Vec3> tangent_axes(const Vec3& centre) {
@@ -101,6 +42,17 @@ std::pair<Vec3, Vec3> tangent_axes(const Vec3& centre) {
 
 }  // namespace
 
+// One cell's grid, built on its own (cells are built in parallel) and then appended.
+struct TriangleIndex::CellBuild {
+  CellGrid grid{};
+  std::vector<GridLevel> levels;           // first relative to this cell's bins or buckets
+  std::vector<std::uint32_t> bin_offsets;  // relative to this cell's entries; per dense level its
+                                           // start, then each bin's end
+  std::vector<std::uint32_t> entries;      // unprojected first, then bin by bin
+  std::vector<Bucket> buckets;             // first and end relative to this cell's entries
+  std::uint32_t unprojected = 0;
+};
+
 TriangleIndex::TriangleIndex(const LensMesh& mesh, int catalogue_order,
                              const IndexSettings& settings)
     : order_(catalogue_order) {
@@ -108,6 +60,8 @@ TriangleIndex::TriangleIndex(const LensMesh& mesh, int catalogue_order,
   const std::vector<double> weights = interpolation_weights(mesh);
   sources_.resize(count);
   images_.resize(count);
+  std::vector<std::uint8_t> usable(count, 0);
+#pragma omp parallel for schedule(static)
   for (std::size_t t = 0; t < count; ++t) {
     const auto& v = mesh.triangles[t];
     sources_[t] =
@@ -120,157 +74,201 @@ TriangleIndex::TriangleIndex(const LensMesh& mesh, int catalogue_order,
       image.g[i] = mesh.g[v[i]];
     }
     image.mu = mesh.mu[t];
+    usable[t] = sources_[t].valid();
   }
+  statistics_.triangles_degenerate =
+      static_cast<std::uint64_t>(std::count(usable.begin(), usable.end(), 0));
 
-  std::vector<PatchDraft> drafts;
-  build_patches(mesh, settings, drafts);
-  std::vector<double> cap_radii;
-  bin_offsets_.push_back(0);
-  for (const PatchDraft& draft : drafts) {
-    if (draft.triangles.size() == 1 && draft.cap.radius > kLargestCapRadius) {
-      ++statistics_.triangles_too_large;
-      continue;
-    }
-    add_patch(mesh, draft);
-    cap_radii.push_back(draft.cap.radius);
-  }
-  statistics_.patches = patches_.size();
-  statistics_.bin_entries = bin_triangles_.size();
-  build_cell_table(cap_radii);
-}
+  // Groups, their grids, and the cells their caps overlap.
+  std::vector<TriangleGroup> groups =
+      group_triangles(mesh, usable, settings.tile_pixels, settings.max_cap_radius);
+  std::erase_if(groups, [&](const TriangleGroup& group) {
+    const bool too_large = group.triangles.size() == 1 && group.cap.radius > kLargestCapRadius;
+    statistics_.triangles_too_large += too_large;
+    return too_large;
+  });
+  for (const TriangleGroup& group : groups) statistics_.triangles_indexed += group.triangles.size();
+  statistics_.groups = groups.size();
+  groups_ = GroupGrids(mesh, groups);
+  statistics_.group_grid_entries = groups_.entries();
+  statistics_.group_grid_bins = groups_.bins();
 
-void TriangleIndex::build_patches(const LensMesh& mesh, const IndexSettings& settings,
-                                  std::vector<PatchDraft>& drafts) {
-  const double tile = settings.tile_pixels;
-  const auto tiles_x = static_cast<std::size_t>(std::max(1.0, std::ceil(mesh.width / tile)));
-  const auto tiles_y = static_cast<std::size_t>(std::max(1.0, std::ceil(mesh.height / tile)));
-  std::vector<std::array<double, 2>> centroids(mesh.triangle_count());
-  std::vector<std::vector<std::uint32_t>> tiles(tiles_x * tiles_y);
-  for (std::uint32_t t = 0; t < mesh.triangle_count(); ++t) {
-    if (!sources_[t].valid()) {
-      ++statistics_.triangles_degenerate;
-      continue;
-    }
-    const auto& v = mesh.triangles[t];
-    for (int c = 0; c < 2; ++c)
-      centroids[t][c] = (mesh.xy[v[0]][c] + mesh.xy[v[1]][c] + mesh.xy[v[2]][c]) / 3.0;
-    const auto tx =
-        static_cast<std::size_t>(std::clamp(centroids[t][0] / tile, 0.0, tiles_x - 1.0));
-    const auto ty =
-        static_cast<std::size_t>(std::clamp(centroids[t][1] / tile, 0.0, tiles_y - 1.0));
-    tiles[ty * tiles_x + tx].push_back(t);
-  }
-  const SplitContext context{mesh, centroids, settings.max_cap_radius};
-  std::vector<std::vector<PatchDraft>> per_tile(tiles.size());
-#pragma omp parallel for schedule(dynamic)
-  for (std::size_t i = 0; i < tiles.size(); ++i) {
-    const double x0 = static_cast<double>(i % tiles_x) * tile;
-    const double y0 = static_cast<double>(i / tiles_x) * tile;
-    split_tile(context, std::move(tiles[i]), x0, y0, x0 + tile, y0 + tile, 0, per_tile[i]);
-  }
-  for (auto& tile_drafts : per_tile)
-    for (auto& draft : tile_drafts) drafts.push_back(std::move(draft));
-}
-
-void TriangleIndex::add_patch(const LensMesh& mesh, const PatchDraft& draft) {
-  Patch patch{};
-  patch.centre = draft.cap.centre;
-  std::tie(patch.axis_u, patch.axis_v) = tangent_axes(patch.centre);
-  patch.cos_radius = std::cos(std::min(draft.cap.radius + kPadding, kPi));
-
-  // Gnomonic bounding box of each triangle, and of the patch.
-  struct Box {
-    double u0, u1, v0, v1;
-  };
-  std::vector<Box> boxes;
-  boxes.reserve(draft.triangles.size());
-  Box all{1e300, -1e300, 1e300, -1e300};
-  for (const std::uint32_t t : draft.triangles) {
-    Box box{1e300, -1e300, 1e300, -1e300};
-    for (const std::uint32_t v : mesh.triangles[t]) {
-      const Vec3& d = mesh.direction[v];
-      const double depth = dot(d, patch.centre);
-      const double u = dot(d, patch.axis_u) / depth;
-      const double w = dot(d, patch.axis_v) / depth;
-      box = {std::min(box.u0, u), std::max(box.u1, u), std::min(box.v0, w), std::max(box.v1, w)};
-    }
-    box = {box.u0 - kPadding, box.u1 + kPadding, box.v0 - kPadding, box.v1 + kPadding};
-    all = {std::min(all.u0, box.u0), std::max(all.u1, box.u1), std::min(all.v0, box.v0),
-           std::max(all.v1, box.v1)};
-    boxes.push_back(box);
-  }
-  const double extent_u = all.u1 - all.u0;
-  const double extent_v = all.v1 - all.v0;
-  // About two bins per triangle, square bins, at most kMaxBinsPerSide a side.
-  double bin = std::sqrt(extent_u * extent_v / (2.0 * static_cast<double>(boxes.size())));
-  bin = std::max({bin, extent_u / kMaxBinsPerSide, extent_v / kMaxBinsPerSide, kPadding});
-  patch.columns = std::clamp<std::uint32_t>(static_cast<std::uint32_t>(std::ceil(extent_u / bin)),
-                                            1, kMaxBinsPerSide);
-  patch.rows = std::clamp<std::uint32_t>(static_cast<std::uint32_t>(std::ceil(extent_v / bin)), 1,
-                                         kMaxBinsPerSide);
-  patch.u_min = all.u0;
-  patch.v_min = all.v0;
-  patch.inverse_bin = 1.0 / bin;
-  patch.first_bin = static_cast<std::uint32_t>(bin_offsets_.size() - 1);
-
-  // Counting pass, then filling (CSR over this patch's bins).
-  const std::size_t bins = std::size_t(patch.columns) * patch.rows;
-  std::vector<std::uint32_t> counts(bins + 1, 0);
-  const auto bin_range = [&](const Box& box, std::uint32_t& c0, std::uint32_t& c1,
-                             std::uint32_t& r0, std::uint32_t& r1) {
-    const auto clamp_bin = [](double position, std::uint32_t size) {
-      return static_cast<std::uint32_t>(std::clamp(std::floor(position), 0.0, size - 1.0));
-    };
-    c0 = clamp_bin((box.u0 - patch.u_min) * patch.inverse_bin, patch.columns);
-    c1 = clamp_bin((box.u1 - patch.u_min) * patch.inverse_bin, patch.columns);
-    r0 = clamp_bin((box.v0 - patch.v_min) * patch.inverse_bin, patch.rows);
-    r1 = clamp_bin((box.v1 - patch.v_min) * patch.inverse_bin, patch.rows);
-  };
-  for (const Box& box : boxes) {
-    std::uint32_t c0, c1, r0, r1;
-    bin_range(box, c0, c1, r0, r1);
-    for (std::uint32_t r = r0; r <= r1; ++r)
-      for (std::uint32_t c = c0; c <= c1; ++c) ++counts[std::size_t(r) * patch.columns + c + 1];
-  }
-  for (std::size_t b = 0; b < bins; ++b) counts[b + 1] += counts[b];
-  const auto base = static_cast<std::uint32_t>(bin_triangles_.size());
-  bin_triangles_.resize(base + counts[bins]);
-  std::vector<std::uint32_t> fill(counts.begin(), counts.end() - 1);
-  for (std::size_t i = 0; i < boxes.size(); ++i) {
-    std::uint32_t c0, c1, r0, r1;
-    bin_range(boxes[i], c0, c1, r0, r1);
-    for (std::uint32_t r = r0; r <= r1; ++r)
-      for (std::uint32_t c = c0; c <= c1; ++c)
-        bin_triangles_[base + fill[std::size_t(r) * patch.columns + c]++] = draft.triangles[i];
-  }
-  for (std::size_t b = 1; b <= bins; ++b) bin_offsets_.push_back(base + counts[b]);
-  statistics_.triangles_indexed += draft.triangles.size();
-  patches_.push_back(patch);
-}
-
-void TriangleIndex::build_cell_table(const std::vector<double>& cap_radii) {
   const catalog::SkyCells sky(order_);
-  std::vector<std::vector<std::uint64_t>> cells_of_patch(patches_.size());
+  std::vector<std::vector<std::uint64_t>> cells_of_group(groups.size());
 #pragma omp parallel for schedule(dynamic, 16)
-  for (std::size_t p = 0; p < patches_.size(); ++p)
-    cells_of_patch[p] =
-        sky.cells_in_disc(patches_[p].centre, std::min(cap_radii[p] + kPadding, kPi));
-
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    cells_of_group[g] = sky.cells_in_disc(groups[g].cap.centre,
+                                          std::min(groups[g].cap.radius + kPlanarPadding, kPi));
+  groups = {};
   std::vector<std::pair<std::uint64_t, std::uint32_t>> pairs;
-  for (std::size_t p = 0; p < patches_.size(); ++p)
-    for (const std::uint64_t cell : cells_of_patch[p])
-      pairs.emplace_back(cell, static_cast<std::uint32_t>(p));
+  for (std::size_t g = 0; g < cells_of_group.size(); ++g)
+    for (const std::uint64_t cell : cells_of_group[g])
+      pairs.emplace_back(cell, static_cast<std::uint32_t>(g));
+  cells_of_group = {};
   std::sort(pairs.begin(), pairs.end());
-  statistics_.cell_patch_pairs = pairs.size();
-  cell_patch_offsets_.push_back(0);
-  for (std::size_t i = 0; i < pairs.size(); ++i) {
+  statistics_.cell_group_pairs = pairs.size();
+  std::vector<std::size_t> first_pair;  // of each cell
+  for (std::size_t i = 0; i < pairs.size(); ++i)
     if (i == 0 || pairs[i].first != pairs[i - 1].first) {
-      if (i > 0) cell_patch_offsets_.push_back(static_cast<std::uint32_t>(i));
+      first_pair.push_back(i);
       cells_.push_back(pairs[i].first);
     }
-    cell_patches_.push_back(pairs[i].second);
+  first_pair.push_back(pairs.size());
+  std::vector<std::uint32_t> group_of_pair(pairs.size());
+  for (std::size_t i = 0; i < pairs.size(); ++i) group_of_pair[i] = pairs[i].second;
+  pairs = {};
+
+  // Each cell's grid of groups, then all appended in cell order.
+  std::vector<CellBuild> built(cells_.size());
+#pragma omp parallel for schedule(dynamic, 4)
+  for (std::size_t c = 0; c < cells_.size(); ++c)
+    built[c] = build_cell(cells_[c], group_of_pair.data() + first_pair[c],
+                          first_pair[c + 1] - first_pair[c]);
+  grids_.reserve(cells_.size());
+  for (CellBuild& cell : built) {
+    const auto entry_base = static_cast<std::uint32_t>(entries_.size());
+    const auto bin_base = static_cast<std::uint32_t>(bin_offsets_.size());
+    const auto bucket_base = static_cast<std::uint32_t>(buckets_.size());
+    CellGrid grid = cell.grid;
+    grid.first_unprojected = entry_base;
+    grid.end_unprojected = entry_base + cell.unprojected;
+    grid.first_level = static_cast<std::uint32_t>(levels_.size());
+    grid.end_level = grid.first_level + static_cast<std::uint32_t>(cell.levels.size());
+    grids_.push_back(grid);
+    for (GridLevel level : cell.levels) {
+      level.first += level.mask == 0 ? bin_base : bucket_base;
+      levels_.push_back(level);
+    }
+    for (const std::uint32_t offset : cell.bin_offsets) bin_offsets_.push_back(entry_base + offset);
+    for (Bucket bucket : cell.buckets) {
+      if (bucket.key != 0) bucket.first += entry_base, bucket.end += entry_base;
+      buckets_.push_back(bucket);
+    }
+    entries_.insert(entries_.end(), cell.entries.begin(), cell.entries.end());
+    statistics_.unprojected_entries += cell.unprojected;
+    cell = CellBuild();
   }
-  if (!pairs.empty()) cell_patch_offsets_.push_back(static_cast<std::uint32_t>(pairs.size()));
+  statistics_.cell_grid_entries = entries_.size() - statistics_.unprojected_entries;
+  statistics_.cell_grid_bins = bin_offsets_.size() + buckets_.size();
+}
+
+TriangleIndex::CellBuild TriangleIndex::build_cell(std::uint64_t cell, const std::uint32_t* groups,
+                                                   std::size_t group_count) const {
+  CellBuild build;
+  const T_Healpix_Base<int64> base(order_, NEST);
+  const vec3 centre = base.pix2vec(static_cast<int64>(cell));
+  CellGrid& grid = build.grid;
+  grid.centre = {centre.x, centre.y, centre.z};
+  std::tie(grid.axis_u, grid.axis_v) = tangent_axes(grid.centre);
+  const auto project = [&](const Vec3& d, std::array<double, 2>& q) {
+    const double depth = inline_dot(d, grid.centre);
+    if (!(depth > kSmallestDepth)) return false;
+    q = {inline_dot(d, grid.axis_u) / depth, inline_dot(d, grid.axis_v) / depth};
+    return true;
+  };
+
+  // The cell's rectangle: its boundary's projection, plus a margin for the boundary's
+  // curvature between the sampled points.
+  std::vector<vec3> boundary;
+  base.boundaries(static_cast<int64>(cell), kBoundarySteps, boundary);
+  double u0 = 1e300, u1 = -1e300, v0 = 1e300, v1 = -1e300;
+  for (const vec3& b : boundary) {
+    std::array<double, 2> q{0, 0};
+    project({b.x, b.y, b.z}, q);
+    u0 = std::min(u0, q[0]), u1 = std::max(u1, q[0]), v0 = std::min(v0, q[1]),
+    v1 = std::max(v1, q[1]);
+  }
+  const double margin = kBoundaryMargin * std::max(u1 - u0, v1 - v0);
+  u0 -= margin, u1 += margin, v0 -= margin, v1 += margin;
+  grid.u_min = u0;
+  grid.v_min = v0;
+  grid.u_scale = 1.0 / (u1 - u0);
+  grid.v_scale = 1.0 / (v1 - v0);
+  const double extent = std::max(u1 - u0, v1 - v0);
+
+  // Each group's rectangle in the cell's plane, and its level.
+  struct Placed {
+    ConvexPolygon polygon;
+    int level;
+    std::uint32_t group;
+  };
+  std::vector<Placed> placed;
+  for (std::size_t i = 0; i < group_count; ++i) {
+    const std::uint32_t g = groups[i];
+    Placed p{};
+    p.group = g;
+    p.polygon.corners = 4;
+    const std::array<Vec3, 4> corners = groups_.rectangle_corners(g);
+    bool projectable = true;
+    for (int k = 0; k < 4 && projectable; ++k)
+      projectable = project(corners[k], p.polygon.corner[k]);
+    if (!projectable) {
+      build.entries.push_back(g);
+      continue;
+    }
+    double pu0 = 1e300, pu1 = -1e300, pv0 = 1e300, pv1 = -1e300;
+    for (int k = 0; k < 4; ++k) {
+      pu0 = std::min(pu0, p.polygon.corner[k][0]), pu1 = std::max(pu1, p.polygon.corner[k][0]);
+      pv0 = std::min(pv0, p.polygon.corner[k][1]), pv1 = std::max(pv1, p.polygon.corner[k][1]);
+    }
+    if (pu1 < u0 || pu0 > u1 || pv1 < v0 || pv0 > v1) continue;  // misses the cell's rectangle
+    const double size = std::max(std::sqrt(p.polygon.area()), kPlanarPadding);
+    p.level = std::clamp(static_cast<int>(std::floor(std::log2(extent / size))), 0, kMaxLevel);
+    placed.push_back(p);
+  }
+  build.unprojected = static_cast<std::uint32_t>(build.entries.size());
+  std::stable_sort(placed.begin(), placed.end(),
+                   [](const Placed& a, const Placed& b) { return a.level < b.level; });
+
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> binned;  // (bin, group) of one level
+  std::size_t next = 0;
+  while (next < placed.size()) {
+    const int level = placed[next].level;
+    std::size_t end = next;
+    while (end < placed.size() && placed[end].level == level) ++end;
+    const std::uint32_t side = 1u << level;
+    const PlanarGrid level_grid{u0, v0, (u1 - u0) / side, (v1 - v0) / side, side, side};
+    binned.clear();
+    for (std::size_t i = next; i < end; ++i)
+      for_each_overlapped_bin(placed[i].polygon, level_grid, [&](std::uint32_t bin) {
+        binned.emplace_back(bin, placed[i].group);
+      });
+    std::sort(binned.begin(), binned.end());
+    const auto base_entry = static_cast<std::uint32_t>(build.entries.size());
+    for (const auto& entry : binned) build.entries.push_back(entry.second);
+    const double bins = static_cast<double>(side) * side;
+    if (bins <=
+        kBinsPerEntry * static_cast<double>(binned.size()) + 64) {  // dense: start, then ends
+      build.levels.push_back({side, static_cast<std::uint32_t>(build.bin_offsets.size()), 0});
+      build.bin_offsets.push_back(base_entry);
+      std::size_t i = 0;
+      for (std::uint32_t bin = 0; bin < side * side; ++bin) {
+        while (i < binned.size() && binned[i].first == bin) ++i;
+        build.bin_offsets.push_back(base_entry + static_cast<std::uint32_t>(i));
+      }
+    } else {  // a hash table of the occupied bins, at most half full
+      std::size_t occupied = 0;
+      for (std::size_t i = 0; i < binned.size(); ++i)
+        occupied += i == 0 || binned[i].first != binned[i - 1].first;
+      std::uint32_t size = 4;
+      while (size < 2 * occupied) size *= 2;
+      const auto first = static_cast<std::uint32_t>(build.buckets.size());
+      build.buckets.resize(first + size, Bucket{0, 0, 0});
+      build.levels.push_back({side, first, size - 1});
+      for (std::size_t i = 0; i < binned.size();) {
+        std::size_t j = i;
+        while (j < binned.size() && binned[j].first == binned[i].first) ++j;
+        const std::uint32_t key = binned[i].first + 1;
+        std::uint32_t h = bucket_hash(key) & (size - 1);
+        while (build.buckets[first + h].key != 0) h = (h + 1) & (size - 1);
+        build.buckets[first + h] = {key, base_entry + static_cast<std::uint32_t>(i),
+                                    base_entry + static_cast<std::uint32_t>(j)};
+        i = j;
+      }
+    }
+    next = end;
+  }
+  return build;
 }
 
 std::size_t TriangleIndex::slot_of(std::uint64_t cell) const {

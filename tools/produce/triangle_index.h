@@ -1,20 +1,25 @@
 #pragma once
-// The triangle index of the producer (DESIGN section 5): which lens-map triangles a
-// catalogue star can fall in, found without testing the star against every triangle.
+// The triangle index of the producer (DESIGN section 5): the catalogue cells each lens-map
+// triangle may overlap, and for a star of a cell the few triangles it can fall in.
 //
-// Two levels. Triangles are grouped into patches: image tiles whose triangles' source
-// directions fit in a small cap (tiles are split, quadtree-fashion, until they do, which near
-// critical curves goes down to single triangles). Each patch's cap is queried once against
-// the catalogue's HEALPix NESTED cells (HEALPix C++ query_disc_inclusive, conservative):
-// that cell -> patches table decides which cells the producer reads. Inside a patch the
-// triangles' source triangles are projected gnomonically onto the plane tangent at the cap's
-// centre, where great circles are straight lines, and binned on a uniform grid by their
-// bounding boxes; a star is projected the same way and tested exactly (source_triangle.h)
-// against the few triangles of its bin. Every triangle is in exactly one patch and a star in
-// one bin of a patch, so a star meets each triangle at most once.
+// Cells: triangles are grouped into small source caps (triangle_groups.h) and each cap is
+// queried against the catalogue's HEALPix NESTED cells (HEALPix C++ query_disc_inclusive,
+// conservative); the cells found are the ones the producer reads.
+//
+// Stars: each group has its own grid of its triangles (group_grid.h), and each cell a grid of
+// the groups over it, on the plane tangent to the sky at the cell's centre. Gnomonic
+// projection maps great circles to straight lines, so a group's grid rectangle projects to a
+// convex quadrilateral, entered in every cell-grid bin it overlaps. Groups of very different
+// sizes meet in one cell, so the cell grid has levels of 1, 2, 4, ... bins a side and each
+// group goes to the level whose bins match its size. A star is projected into its cell's grid,
+// then into the grids of the groups found there, and tested exactly (source_triangle.h)
+// against the triangles of its bins. A group sits on one level of a cell and a triangle in one
+// group, so a star meets each triangle at most once.
 #include <cstdint>
 #include <vector>
 
+#include "fast_vector.h"
+#include "group_grid.h"
 #include "image_triangle.h"
 #include "lens_mesh.h"
 #include "source_triangle.h"
@@ -22,19 +27,21 @@
 namespace starlens::produce {
 
 struct IndexSettings {
-  double tile_pixels = 64;       // side of the first image tiles
-  double max_cap_radius = 0.07;  // rad (4 degrees): tiles with wider source caps are split
+  double tile_pixels = 64;       // side of the first image tiles of the groups
+  double max_cap_radius = 0.07;  // rad (4 degrees): groups with wider source caps are split
 };
-
-struct PatchDraft;  // a group of triangles on its way to becoming a patch (triangle_index.cpp)
 
 struct IndexStatistics {
   std::uint64_t triangles_indexed = 0;
   std::uint64_t triangles_degenerate = 0;  // source directions on one great circle
-  std::uint64_t triangles_too_large = 0;   // source cap wider than a hemisphere's safe part
-  std::uint64_t patches = 0;
-  std::uint64_t bin_entries = 0;
-  std::uint64_t cell_patch_pairs = 0;
+  std::uint64_t triangles_too_large = 0;   // source triangle wider than a safe hemisphere part
+  std::uint64_t groups = 0;
+  std::uint64_t cell_group_pairs = 0;
+  std::uint64_t cell_grid_entries = 0;    // (cell, level, bin, group)
+  std::uint64_t cell_grid_bins = 0;       // dense bins and hash buckets
+  std::uint64_t unprojected_entries = 0;  // groups tested against every star of their cell
+  std::uint64_t group_grid_entries = 0;   // (group, bin, triangle)
+  std::uint64_t group_grid_bins = 0;
 };
 
 class TriangleIndex {
@@ -58,52 +65,95 @@ class TriangleIndex {
   // unit vector p, for a star filed under the cell at `slot`.
   template <class Visit>
   void for_each_hit(std::size_t slot, const Vec3& p, Visit&& visit) const {
-    for (std::uint32_t k = cell_patch_offsets_[slot]; k < cell_patch_offsets_[slot + 1]; ++k) {
-      const Patch& patch = patches_[cell_patches_[k]];
-      const double depth = dot(p, patch.centre);
-      if (depth < patch.cos_radius) continue;
-      const double u = dot(p, patch.axis_u) / depth;
-      const double v = dot(p, patch.axis_v) / depth;
-      const double column = (u - patch.u_min) * patch.inverse_bin;
-      const double row = (v - patch.v_min) * patch.inverse_bin;
-      if (!(column >= 0.0 && row >= 0.0 && column < patch.columns && row < patch.rows)) continue;
-      const std::uint32_t bin = patch.first_bin + static_cast<std::uint32_t>(row) * patch.columns +
-                                static_cast<std::uint32_t>(column);
-      for (std::uint32_t e = bin_offsets_[bin]; e < bin_offsets_[bin + 1]; ++e) {
-        const std::uint32_t triangle = bin_triangles_[e];
-        Barycentric weights;
-        if (sources_[triangle].locate(p, weights)) visit(triangle, weights);
+    const CellGrid& grid = grids_[slot];
+    const auto test = [&](std::uint32_t first, std::uint32_t end) {
+      for (std::uint32_t e = first; e < end; ++e) {
+        groups_.for_each_candidate(entries_[e], p, [&](std::uint32_t triangle) {
+          Barycentric weights;
+          if (sources_[triangle].locate(p, weights)) visit(triangle, weights);
+        });
+      }
+    };
+    test(grid.first_unprojected, grid.end_unprojected);
+    const double depth = inline_dot(p, grid.centre);
+    if (!(depth > 0.0)) return;
+    const double inverse_depth = 1.0 / depth;
+    // Position in the grid's rectangle, in units of its sides.
+    const double u = (inline_dot(p, grid.axis_u) * inverse_depth - grid.u_min) * grid.u_scale;
+    const double v = (inline_dot(p, grid.axis_v) * inverse_depth - grid.v_min) * grid.v_scale;
+    for (std::uint32_t l = grid.first_level; l < grid.end_level; ++l) {
+      const GridLevel& level = levels_[l];
+      const std::uint32_t bin = bin_index(v, level.side) * level.side + bin_index(u, level.side);
+      if (level.mask == 0) {
+        test(bin_offsets_[level.first + bin], bin_offsets_[level.first + bin + 1]);
+        continue;
+      }
+      // Sparse level: open addressing over its occupied bins.
+      const std::uint32_t key = bin + 1;
+      for (std::uint32_t h = bucket_hash(key) & level.mask;; h = (h + 1) & level.mask) {
+        const Bucket& bucket = buckets_[level.first + h];
+        if (bucket.key == key) test(bucket.first, bucket.end);
+        if (bucket.key == key || bucket.key == 0) break;
       }
     }
   }
 
  private:
-  struct Patch {
-    Vec3 centre;
+  struct CellGrid {
+    Vec3 centre;  // of the cell; the tangent plane's origin
     Vec3 axis_u;
     Vec3 axis_v;
-    double cos_radius;
-    double u_min;
+    double u_min;  // the rectangle [u_min, u_min + 1/u_scale] x [v_min, ...] holds the cell
     double v_min;
-    double inverse_bin;
-    std::uint32_t columns;
-    std::uint32_t rows;
-    std::uint32_t first_bin;  // into bin_offsets_
+    double u_scale;
+    double v_scale;
+    std::uint32_t first_level;
+    std::uint32_t end_level;
+    std::uint32_t first_unprojected;  // into entries_
+    std::uint32_t end_unprojected;
   };
-  void build_patches(const LensMesh& mesh, const IndexSettings& settings,
-                     std::vector<PatchDraft>& drafts);
-  void add_patch(const LensMesh& mesh, const PatchDraft& draft);
-  void build_cell_table(const std::vector<double>& cap_radii);
+  // A level is dense (bin_offsets_ from `first`, mask 0) where it holds enough triangles for
+  // its side^2 bins, else a hash table of its occupied bins (buckets_ from `first`).
+  struct GridLevel {
+    std::uint32_t side;  // bins a side, a power of two
+    std::uint32_t first;
+    std::uint32_t mask;  // table size - 1
+  };
+  struct Bucket {
+    std::uint32_t key;  // bin + 1; 0: empty
+    std::uint32_t first;
+    std::uint32_t end;
+  };
+  static std::uint32_t bucket_hash(std::uint32_t key) {  // MurmurHash3's finaliser
+    key ^= key >> 16;
+    key *= 0x85ebca6bu;
+    key ^= key >> 13;
+    key *= 0xc2b2ae35u;
+    return key ^ (key >> 16);
+  }
+  struct CellBuild;
+
+  // Clamped: a star a rounding outside its cell's rectangle uses the edge bins.
+  static std::uint32_t bin_index(double position, std::uint32_t side) {
+    const double scaled = position * side;
+    if (!(scaled > 0.0)) return 0;
+    return scaled >= side ? side - 1 : static_cast<std::uint32_t>(scaled);
+  }
+
+  CellBuild build_cell(std::uint64_t cell, const std::uint32_t* groups,
+                       std::size_t group_count) const;
 
   int order_;
   std::vector<SourceTriangle> sources_;
   std::vector<ImageTriangle> images_;
-  std::vector<Patch> patches_;
-  std::vector<std::uint32_t> bin_offsets_;
-  std::vector<std::uint32_t> bin_triangles_;
   std::vector<std::uint64_t> cells_;
-  std::vector<std::uint32_t> cell_patch_offsets_;
-  std::vector<std::uint32_t> cell_patches_;
+  std::vector<CellGrid> grids_;
+  std::vector<GridLevel> levels_;
+  std::vector<std::uint32_t>
+      bin_offsets_;              // per dense level: its start, then each bin's end (into entries_)
+  std::vector<Bucket> buckets_;  // the sparse levels' tables
+  std::vector<std::uint32_t> entries_;  // group numbers
+  GroupGrids groups_;
   IndexStatistics statistics_;
 };
 

@@ -1,0 +1,64 @@
+#pragma once
+// Each triangle group's own grid: the group's source triangles projected gnomonically onto
+// the plane tangent at its cap's centre (great circles become straight lines, so each
+// triangle stays a triangle), in a frame turned along the group's sliver direction (near
+// critical curves source triangles are long and thin, and parallel within a small group), and
+// binned on bins as long and as wide as the group's typical triangle. A point finds its few
+// candidate triangles with one projection and one bin.
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "fast_vector.h"
+#include "lens_mesh.h"
+#include "planar_bins.h"
+#include "triangle_groups.h"
+
+namespace starlens::produce {
+
+class GroupGrids {
+ public:
+  struct Frame {
+    Vec3 centre;  // the tangent point
+    Vec3 axis_u;  // along the slivers
+    Vec3 axis_v;
+    PlanarGrid grid;          // covers the box of the group's projected vertices (padded)
+    std::uint32_t first_bin;  // into bin_offsets_
+  };
+
+  GroupGrids() = default;
+  // Builds every group's grid (in parallel). Groups must have caps well inside a hemisphere.
+  GroupGrids(const LensMesh& mesh, const std::vector<TriangleGroup>& groups);
+
+  std::size_t size() const { return frames_.size(); }
+  const Frame& frame(std::uint32_t group) const { return frames_[group]; }
+  std::uint64_t entries() const { return triangles_.size(); }
+  std::uint64_t bins() const { return bin_offsets_.size() - 1; }
+  // The four corners of the group's grid rectangle, as unit directions (the rectangle's edges
+  // are great-circle arcs).
+  std::array<Vec3, 4> rectangle_corners(std::uint32_t group) const;
+
+  // Calls test(triangle) for the triangles of `group` whose bins hold p (a unit vector).
+  template <class Test>
+  void for_each_candidate(std::uint32_t group, const Vec3& p, Test&& test) const {
+    const Frame& f = frames_[group];
+    const double depth = inline_dot(p, f.centre);
+    if (!(depth > 0.0)) return;
+    const double inverse_depth = 1.0 / depth;
+    const double u = inline_dot(p, f.axis_u) * inverse_depth - f.grid.u0;
+    const double v = inline_dot(p, f.axis_v) * inverse_depth - f.grid.v0;
+    const double column = u / f.grid.bin_u;
+    const double row = v / f.grid.bin_v;
+    if (!(column >= 0.0 && row >= 0.0 && column < f.grid.columns && row < f.grid.rows)) return;
+    const std::uint32_t bin = f.first_bin + static_cast<std::uint32_t>(row) * f.grid.columns +
+                              static_cast<std::uint32_t>(column);
+    for (std::uint32_t e = bin_offsets_[bin]; e < bin_offsets_[bin + 1]; ++e) test(triangles_[e]);
+  }
+
+ private:
+  std::vector<Frame> frames_;
+  std::vector<std::uint32_t> bin_offsets_;  // CSR over all groups' bins
+  std::vector<std::uint32_t> triangles_;
+};
+
+}  // namespace starlens::produce
