@@ -71,3 +71,33 @@ TEST_CASE("a star's photometry must be usable") {
   CHECK(star_photometry_problem(star(5000, -1)));
   CHECK(star_photometry_problem(star(5000, std::numeric_limits<float>::infinity())));
 }
+
+TEST_CASE("the brightness bound never hides a visible image") {
+  // may_be_visible(T, K, mu_max, g_max) must hold for every star that has a visible image with
+  // mu <= mu_max and g <= g_max; and fail for stars whose brightest image is discarded.
+  PsfModel psf;
+  psf.min_y = 1e-6;
+  const EventAssembler assembler(psf, 1.235, ColourMode::table);
+  std::uint64_t visible = 0, hidden = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const double teff = 2500 * std::pow(16.0, (i % 97) / 97.0);
+    const double k = 1e-20 * std::pow(10.0, 4.0 * ((i * 7919) % 1000) / 1000.0);
+    const double mu_max = std::pow(10.0, -2 + 4.0 * ((i * 104729) % 1000) / 1000.0);
+    const double g_max = 0.7 + 0.8 * ((i * 31) % 100) / 100.0;
+    const bool bound = assembler.may_be_visible(teff, k, mu_max, g_max);
+    for (const double shrink : {1.0, 0.999, 0.5}) {
+      StarEvent event;
+      const Classification c =
+          assembler.assemble(teff, k, {0, 0, g_max * shrink}, mu_max * shrink, event);
+      if (c.event_class != EventClass::discarded) CHECK(bound);
+    }
+    StarEvent brightest;
+    const bool seen = assembler.assemble(teff, k, {0, 0, g_max}, mu_max, brightest).event_class !=
+                      EventClass::discarded;
+    visible += seen;
+    hidden += !bound;
+    if (!bound) CHECK_FALSE(seen);
+  }
+  CHECK(visible > 1000);  // both sides of the floor are exercised
+  CHECK(hidden > 1000);
+}

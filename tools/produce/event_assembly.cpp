@@ -18,12 +18,26 @@ std::optional<std::string> star_photometry_problem(const catalog::CatalogStar& s
 }
 
 EventAssembler::EventAssembler(const PsfModel& psf, double band_wavelength_um, ColourMode mode)
-    : psf_(psf), classifier_(psf), band_wavelength_um_(band_wavelength_um), mode_(mode) {
+    : psf_(psf),
+      classifier_(psf),
+      peak_pixel_(peak_pixel_fraction(psf)),
+      band_wavelength_um_(band_wavelength_um),
+      mode_(mode) {
   if (mode_ == ColourMode::table) ColourTable::shared();  // build it before the threads start
 }
 
 double EventAssembler::spectrum_scale(const catalog::CatalogStar& star) const {
   return spectrum_scale_k(star.flux_jy, band_wavelength_um_, star.teff_k);
+}
+
+bool EventAssembler::may_be_visible(double teff_k, double k, double max_mu, double max_g) const {
+  if (!(max_mu > 0 && max_g > 0)) return false;
+  const double brightest = mode_ == ColourMode::table
+                               ? observed_colour(max_g * teff_k, max_mu * k).flux
+                               : observed_colour_exact(max_g * teff_k, max_mu * k).flux;
+  // The margin covers the table's interpolation, which need not be monotonic to the last bit.
+  constexpr double kMargin = 1 + 1e-6;
+  return brightest * kMargin * peak_pixel_ >= psf_.min_y;
 }
 
 Classification EventAssembler::assemble(double teff_k, double k, const ImagePoint& point, double mu,

@@ -34,11 +34,16 @@ class EventAssembler {
   Classification assemble(double teff_k, double k, const ImagePoint& point, double mu,
                           StarEvent& event) const;
 
+  // Whether any image of the star with magnification <= max_mu and g <= max_g can reach the
+  // visibility floor: an image's flux grows with mu and with the observed temperature g T.
+  bool may_be_visible(double teff_k, double k, double max_mu, double max_g) const;
+
   const PsfModel& psf() const { return psf_; }
 
  private:
   PsfModel psf_;
   EventClassifier classifier_;
+  double peak_pixel_;  // p_pix,max of the PSF
   double band_wavelength_um_;
   ColourMode mode_;
 };

@@ -120,6 +120,7 @@ nlohmann::json class_counts(const ProducerCounts& counts) {
       {"images", counts.images},
       {"stars_read", counts.stars_read},
       {"stars_imaged", counts.stars_imaged},
+      {"stars_too_faint", counts.stars_too_faint},
       {"stars_outside_sky_region", counts.stars_outside_region}};
 }
 
@@ -184,6 +185,15 @@ int run_produce(const ProduceOptions& options, int argc, char** argv) {
     ScopedPhase phase(times, "query");
     index.emplace(mesh, store->order());
   }
+  // The index holds what the run needs of the mesh; keep only its description.
+  LensMesh description;
+  description.width = mesh.width;
+  description.height = mesh.height;
+  description.projection = mesh.projection;
+  description.first_triangle = mesh.first_triangle;
+  description.file_triangle_count = mesh.file_triangle_count;
+  const std::size_t triangles_in_bounds = mesh.triangle_count();
+  mesh = std::move(description);
 
   const ColourMode colour_mode = options.colour == "exact" ? ColourMode::exact : ColourMode::table;
   const EventAssembler assembler(options.psf, store->band().wavelength_um, colour_mode);
@@ -256,7 +266,7 @@ int run_produce(const ProduceOptions& options, int argc, char** argv) {
   manifest.counts()["chunks"] = sink->chunks();
   manifest.counts()["stream_bytes"] = sink->bytes();
   manifest.counts()["triangles"] = mesh.file_triangle_count;
-  manifest.counts()["triangles_in_bounds"] = mesh.triangle_count();
+  manifest.counts()["triangles_in_bounds"] = triangles_in_bounds;
   manifest.counts()["triangles_indexed"] = index_statistics.triangles_indexed;
   manifest.counts()["triangles_degenerate"] = index_statistics.triangles_degenerate;
   manifest.counts()["triangles_too_large"] = index_statistics.triangles_too_large;

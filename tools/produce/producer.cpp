@@ -115,6 +115,9 @@ class Worker {
     const std::size_t count = stars.size();
     hits_.clear();
     imaged_.assign(count, 0);
+    spectrum_scale_.assign(count, 0.0);
+    const double max_mu = run_.index.max_mu(slot);
+    const double max_g = run_.index.max_g(slot);
     for (std::size_t s = 0; s < count; ++s) {
       const catalog::CatalogStar& star = stars[s];
       if (const auto problem = star_photometry_problem(star)) throw_bad_star(cell, s, *problem);
@@ -122,6 +125,17 @@ class Worker {
       const Vec3 p{cos_dec * std::cos(star.ra), cos_dec * std::sin(star.ra), std::sin(star.dec)};
       if (bounded_region_ && inline_dot(p, region_centre_) < region_cos_radius_) {
         ++counts.stars_outside_region;
+        continue;
+      }
+      double& k = spectrum_scale_[s];
+      try {
+        k = run_.assembler.spectrum_scale(star);
+      } catch (const std::domain_error& error) {
+        throw_bad_star(cell, s, error.what());
+      }
+      // Most stars of a deep catalogue are too faint for any image of this cell to be seen.
+      if (!run_.assembler.may_be_visible(star.teff_k, k, max_mu, max_g)) {
+        ++counts.stars_too_faint;
         continue;
       }
       run_.index.for_each_hit(slot, p, [&](std::uint32_t triangle, const Barycentric& weights) {
@@ -137,18 +151,10 @@ class Worker {
     times.add("mapping", std::chrono::duration<double>(mapped - start).count());
 
     write_seconds_ = 0;
-    spectrum_scale_.assign(count, -1.0);  // K per star, computed at its first image
     for (const Hit& hit : hits_) {
       if (stopped()) break;
       const catalog::CatalogStar& star = stars[hit.star];
-      double& k = spectrum_scale_[hit.star];
-      if (k < 0) {
-        try {
-          k = run_.assembler.spectrum_scale(star);
-        } catch (const std::domain_error& error) {
-          throw_bad_star(cell, hit.star, error.what());
-        }
-      }
+      const double k = spectrum_scale_[hit.star];
       StarEvent event;
       const Classification classification = run_.assembler.assemble(
           star.teff_k, k, hit.point, run_.index.image(hit.triangle).mu, event);
@@ -202,7 +208,7 @@ class Worker {
   std::vector<std::uint32_t> triangles_;
   std::vector<Hit> hits_;
   std::vector<std::uint8_t> imaged_;    // stars with at least one image
-  std::vector<double> spectrum_scale_;  // K of each star, < 0 until needed
+  std::vector<double> spectrum_scale_;  // K of each star of the cell
   bool bounded_region_ = false;
   Vec3 region_centre_{};
   double region_cos_radius_ = -2;
@@ -281,6 +287,7 @@ ProducerResult run_producer(const TriangleIndex& index, catalog::CatalogStore& s
     ProducerCounts& total = result.counts;
     total.stars_read += worker.counts.stars_read;
     total.stars_outside_region += worker.counts.stars_outside_region;
+    total.stars_too_faint += worker.counts.stars_too_faint;
     total.stars_imaged += worker.counts.stars_imaged;
     total.images += worker.counts.images;
     for (int c = 0; c < 4; ++c) total.events_by_class[c] += worker.counts.events_by_class[c];

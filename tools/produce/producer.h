@@ -30,9 +30,10 @@ struct ProducerSettings {
 
 struct ProducerCounts {
   std::uint64_t stars_read = 0;
-  std::uint64_t stars_outside_region = 0;           // read, but outside --sky-region
-  std::uint64_t stars_imaged = 0;                   // with at least one image
-  std::uint64_t images = 0;                         // star-triangle hits
+  std::uint64_t stars_outside_region = 0;  // read, but outside --sky-region
+  std::uint64_t stars_too_faint = 0;       // no image of theirs could reach min-Y: not mapped
+  std::uint64_t stars_imaged = 0;          // with at least one image
+  std::uint64_t images = 0;                // star-triangle hits
   std::uint64_t events_by_class[4] = {0, 0, 0, 0};  // by EventClass; [discarded] never written
   std::uint64_t direct_bounded = 0;                 // direct supports cut at --psf-max-radius
   std::uint64_t triangles_with_events = 0;

@@ -90,6 +90,13 @@ TriangleIndex::TriangleIndex(const LensMesh& mesh, int catalogue_order,
   for (const TriangleGroup& group : groups) statistics_.triangles_indexed += group.triangles.size();
   statistics_.groups = groups.size();
   groups_ = GroupGrids(mesh, groups);
+  std::vector<std::array<double, 2>> group_bounds(groups.size(), {0.0, 0.0});  // max mu, max g
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    for (const std::uint32_t t : groups[g].triangles) {
+      group_bounds[g][0] = std::max(group_bounds[g][0], images_[t].mu);
+      group_bounds[g][1] =
+          std::max({group_bounds[g][1], images_[t].g[0], images_[t].g[1], images_[t].g[2]});
+    }
   statistics_.group_grid_entries = groups_.entries();
   statistics_.group_grid_bins = groups_.bins();
 
@@ -123,7 +130,7 @@ TriangleIndex::TriangleIndex(const LensMesh& mesh, int catalogue_order,
 #pragma omp parallel for schedule(dynamic, 4)
   for (std::size_t c = 0; c < cells_.size(); ++c)
     built[c] = build_cell(cells_[c], group_of_pair.data() + first_pair[c],
-                          first_pair[c + 1] - first_pair[c]);
+                          first_pair[c + 1] - first_pair[c], group_bounds);
   grids_.reserve(cells_.size());
   for (CellBuild& cell : built) {
     const auto entry_base = static_cast<std::uint32_t>(entries_.size());
@@ -152,8 +159,9 @@ TriangleIndex::TriangleIndex(const LensMesh& mesh, int catalogue_order,
   statistics_.cell_grid_bins = bin_offsets_.size() + buckets_.size();
 }
 
-TriangleIndex::CellBuild TriangleIndex::build_cell(std::uint64_t cell, const std::uint32_t* groups,
-                                                   std::size_t group_count) const {
+TriangleIndex::CellBuild TriangleIndex::build_cell(
+    std::uint64_t cell, const std::uint32_t* groups, std::size_t group_count,
+    const std::vector<std::array<double, 2>>& group_bounds) const {
   CellBuild build;
   const T_Healpix_Base<int64> base(order_, NEST);
   const vec3 centre = base.pix2vec(static_cast<int64>(cell));
@@ -202,8 +210,13 @@ TriangleIndex::CellBuild TriangleIndex::build_cell(std::uint64_t cell, const std
     bool projectable = true;
     for (int k = 0; k < 4 && projectable; ++k)
       projectable = project(corners[k], p.polygon.corner[k]);
+    const auto include_bounds = [&] {
+      grid.max_mu = std::max(grid.max_mu, group_bounds[g][0]);
+      grid.max_g = std::max(grid.max_g, group_bounds[g][1]);
+    };
     if (!projectable) {
       build.entries.push_back(g);
+      include_bounds();
       continue;
     }
     double pu0 = 1e300, pu1 = -1e300, pv0 = 1e300, pv1 = -1e300;
@@ -212,6 +225,7 @@ TriangleIndex::CellBuild TriangleIndex::build_cell(std::uint64_t cell, const std
       pv0 = std::min(pv0, p.polygon.corner[k][1]), pv1 = std::max(pv1, p.polygon.corner[k][1]);
     }
     if (pu1 < u0 || pu0 > u1 || pv1 < v0 || pv0 > v1) continue;  // misses the cell's rectangle
+    include_bounds();
     const double size = std::max(std::sqrt(p.polygon.area()), kPlanarPadding);
     p.level = std::clamp(static_cast<int>(std::floor(std::log2(extent / size))), 0, kMaxLevel);
     placed.push_back(p);

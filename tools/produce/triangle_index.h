@@ -56,6 +56,11 @@ class TriangleIndex {
   // Position of `cell` in cells(), or kNoSlot.
   std::size_t slot_of(std::uint64_t cell) const;
 
+  // Bounds on what any image of a star of the cell at `slot` can have: the largest mu and g of
+  // the triangles its grid holds (a star with no visible image at those is skipped).
+  double max_mu(std::size_t slot) const { return grids_[slot].max_mu; }
+  double max_g(std::size_t slot) const { return grids_[slot].max_g; }
+
   const SourceTriangle& source(std::uint32_t triangle) const { return sources_[triangle]; }
   const ImageTriangle& image(std::uint32_t triangle) const { return images_[triangle]; }
   std::size_t triangle_count() const { return sources_.size(); }
@@ -111,6 +116,8 @@ class TriangleIndex {
     std::uint32_t end_level;
     std::uint32_t first_unprojected;  // into entries_
     std::uint32_t end_unprojected;
+    double max_mu;  // largest magnification and g of the triangles a star of the cell can meet
+    double max_g;
   };
   // A level is dense (bin_offsets_ from `first`, mask 0) where it holds enough triangles for
   // its side^2 bins, else a hash table of its occupied bins (buckets_ from `first`).
@@ -140,8 +147,8 @@ class TriangleIndex {
     return scaled >= side ? side - 1 : static_cast<std::uint32_t>(scaled);
   }
 
-  CellBuild build_cell(std::uint64_t cell, const std::uint32_t* groups,
-                       std::size_t group_count) const;
+  CellBuild build_cell(std::uint64_t cell, const std::uint32_t* groups, std::size_t group_count,
+                       const std::vector<std::array<double, 2>>& group_bounds) const;
 
   int order_;
   std::vector<SourceTriangle> sources_;
