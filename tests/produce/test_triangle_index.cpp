@@ -159,7 +159,7 @@ TEST_CASE("identity pinhole map: every direction lands at its pinhole projection
     REQUIRE(slot != TriangleIndex::kNoSlot);
     int hits = 0;
     index.for_each_hit(slot, p, [&](std::uint32_t t, const Barycentric& w) {
-      const ImagePoint image = index.image(t).map(w);
+      const ImagePoint image = index.map(t, w);
       worst = std::max({worst, std::abs(image.x - x), std::abs(image.y - y)});
       CHECK(image.g == doctest::Approx(1.0).epsilon(1e-15));
       ++hits;

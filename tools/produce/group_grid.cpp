@@ -121,15 +121,26 @@ GroupGrids::GroupGrids(const LensMesh& mesh, const std::vector<TriangleGroup>& g
   std::vector<GroupBuild> built(groups.size());
 #pragma omp parallel for schedule(dynamic, 16)
   for (std::size_t g = 0; g < groups.size(); ++g) built[g] = build_group(mesh, groups[g]);
-  frames_.reserve(groups.size());
-  bin_offsets_.push_back(0);
-  for (GroupBuild& build : built) {
-    const auto base = static_cast<std::uint32_t>(triangles_.size());
-    build.frame.first_bin = static_cast<std::uint32_t>(bin_offsets_.size() - 1);
-    frames_.push_back(build.frame);
+  // Where each group's bins and triangles go, then copied in parallel.
+  std::vector<std::size_t> first_bin(built.size() + 1, 0), first_triangle(built.size() + 1, 0);
+  for (std::size_t g = 0; g < built.size(); ++g) {
+    first_bin[g + 1] = first_bin[g] + built[g].bin_offsets.size() - 1;
+    first_triangle[g + 1] = first_triangle[g] + built[g].triangles.size();
+  }
+  frames_.resize(built.size());
+  bin_offsets_.resize(first_bin.back() + 1);
+  triangles_.resize(first_triangle.back());
+  bin_offsets_[0] = 0;
+#pragma omp parallel for schedule(dynamic, 64)
+  for (std::size_t g = 0; g < built.size(); ++g) {
+    GroupBuild& build = built[g];
+    const auto base = static_cast<std::uint32_t>(first_triangle[g]);
+    build.frame.first_bin = static_cast<std::uint32_t>(first_bin[g]);
+    frames_[g] = build.frame;
     for (std::size_t b = 1; b < build.bin_offsets.size(); ++b)
-      bin_offsets_.push_back(base + build.bin_offsets[b]);
-    triangles_.insert(triangles_.end(), build.triangles.begin(), build.triangles.end());
+      bin_offsets_[first_bin[g] + b] = base + build.bin_offsets[b];
+    std::copy(build.triangles.begin(), build.triangles.end(),
+              triangles_.begin() + static_cast<std::ptrdiff_t>(base));
     build = GroupBuild();
   }
 }

@@ -12,6 +12,8 @@
 // only its own curvature as interpolation error. With all w_i = 1 (other projections) it is
 // DESIGN's linear formula. g = sum lambda_i g_i as in DESIGN.
 #include <array>
+#include <cstdint>
+#include <vector>
 
 #include "source_triangle.h"
 
@@ -23,19 +25,27 @@ struct ImagePoint {
   double g;
 };
 
+// Per vertex: its depth weight w (1 unless pinhole), w x, w y, and g.
+struct ImageVertex {
+  double weighted_x;
+  double weighted_y;
+  double weight;  // > 0
+  double g;
+};
+
 struct ImageTriangle {
-  std::array<double, 3> weighted_x;  // w_i x_i
-  std::array<double, 3> weighted_y;  // w_i y_i
-  std::array<double, 3> weight;      // w_i > 0
-  std::array<double, 3> g;
+  std::array<std::uint32_t, 3> vertex;
   double mu;  // Omega_image / Omega_source
 
-  ImagePoint map(const Barycentric& source) const {
+  ImagePoint map(const std::vector<ImageVertex>& vertices, const Barycentric& source) const {
     const auto& l = source.lambda;
-    const double inverse = 1.0 / (l[0] * weight[0] + l[1] * weight[1] + l[2] * weight[2]);
-    return {(l[0] * weighted_x[0] + l[1] * weighted_x[1] + l[2] * weighted_x[2]) * inverse,
-            (l[0] * weighted_y[0] + l[1] * weighted_y[1] + l[2] * weighted_y[2]) * inverse,
-            l[0] * g[0] + l[1] * g[1] + l[2] * g[2]};
+    const ImageVertex& a = vertices[vertex[0]];
+    const ImageVertex& b = vertices[vertex[1]];
+    const ImageVertex& c = vertices[vertex[2]];
+    const double inverse = 1.0 / (l[0] * a.weight + l[1] * b.weight + l[2] * c.weight);
+    return {(l[0] * a.weighted_x + l[1] * b.weighted_x + l[2] * c.weighted_x) * inverse,
+            (l[0] * a.weighted_y + l[1] * b.weighted_y + l[2] * c.weighted_y) * inverse,
+            l[0] * a.g + l[1] * b.g + l[2] * c.g};
   }
 };
 

@@ -286,7 +286,8 @@ int run_produce(const ProduceOptions& options, int argc, char** argv) {
                                {"unprojected_entries", index_statistics.unprojected_entries},
                                {"group_grid_entries", index_statistics.group_grid_entries},
                                {"group_grid_bins", index_statistics.group_grid_bins},
-                               {"cells", index->cells().size()}};
+                               {"cells", index->cells().size()},
+                               {"build_seconds", index_statistics.build_seconds.all()}};
   const double events = static_cast<double>(result.counts.events_written());
   const double produce_seconds = result.wall_seconds;
   manifest.section("throughput") = {

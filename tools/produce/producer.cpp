@@ -121,11 +121,16 @@ class Worker {
     for (std::size_t s = 0; s < count; ++s) {
       const catalog::CatalogStar& star = stars[s];
       if (const auto problem = star_photometry_problem(star)) throw_bad_star(cell, s, *problem);
-      const double cos_dec = std::cos(star.dec);
-      const Vec3 p{cos_dec * std::cos(star.ra), cos_dec * std::sin(star.ra), std::sin(star.dec)};
-      if (bounded_region_ && inline_dot(p, region_centre_) < region_cos_radius_) {
-        ++counts.stars_outside_region;
-        continue;
+      // The region first (a bounded run counts what it leaves out), then the brightness bound
+      // (most stars of a deep catalogue are too faint for any image of this cell to be seen),
+      // then the direction, which only stars that may be seen need.
+      Vec3 p{};
+      if (bounded_region_) {
+        p = direction_of(star);
+        if (inline_dot(p, region_centre_) < region_cos_radius_) {
+          ++counts.stars_outside_region;
+          continue;
+        }
       }
       double& k = spectrum_scale_[s];
       try {
@@ -133,14 +138,14 @@ class Worker {
       } catch (const std::domain_error& error) {
         throw_bad_star(cell, s, error.what());
       }
-      // Most stars of a deep catalogue are too faint for any image of this cell to be seen.
       if (!run_.assembler.may_be_visible(star.teff_k, k, max_mu, max_g)) {
         ++counts.stars_too_faint;
         continue;
       }
+      if (!bounded_region_) p = direction_of(star);
       run_.index.for_each_hit(slot, p, [&](std::uint32_t triangle, const Barycentric& weights) {
         hits_.push_back(
-            {static_cast<std::uint32_t>(s), triangle, run_.index.image(triangle).map(weights)});
+            {static_cast<std::uint32_t>(s), triangle, run_.index.map(triangle, weights)});
         imaged_[s] = 1;
       });
     }
@@ -156,8 +161,8 @@ class Worker {
       const catalog::CatalogStar& star = stars[hit.star];
       const double k = spectrum_scale_[hit.star];
       StarEvent event;
-      const Classification classification = run_.assembler.assemble(
-          star.teff_k, k, hit.point, run_.index.image(hit.triangle).mu, event);
+      const Classification classification =
+          run_.assembler.assemble(star.teff_k, k, hit.point, run_.index.mu(hit.triangle), event);
       ++counts.events_by_class[static_cast<int>(classification.event_class)];
       if (classification.event_class == EventClass::discarded) continue;
       if (classification.bounded_by_max) ++counts.direct_bounded;
@@ -172,6 +177,11 @@ class Worker {
     }
     const double colour_and_write = std::chrono::duration<double>(Clock::now() - mapped).count();
     times.add("colour", colour_and_write - write_seconds_);
+  }
+
+  static Vec3 direction_of(const catalog::CatalogStar& star) {
+    const double cos_dec = std::cos(star.dec);
+    return {cos_dec * std::cos(star.ra), cos_dec * std::sin(star.ra), std::sin(star.dec)};
   }
 
   [[noreturn]] void throw_bad_star(std::uint64_t cell, std::size_t star,

@@ -3,6 +3,7 @@
 #include <healpix_base.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <tuple>
 #include <utility>
@@ -56,8 +57,17 @@ struct TriangleIndex::CellBuild {
 TriangleIndex::TriangleIndex(const LensMesh& mesh, int catalogue_order,
                              const IndexSettings& settings)
     : order_(catalogue_order) {
+  auto phase_start = std::chrono::steady_clock::now();
+  const auto end_phase = [&](const char* phase) {
+    statistics_.build_seconds.add(phase, seconds_since(phase_start));
+    phase_start = std::chrono::steady_clock::now();
+  };
   const std::size_t count = mesh.triangle_count();
   const std::vector<double> weights = interpolation_weights(mesh);
+  image_vertices_.resize(mesh.xy.size());
+  for (std::size_t v = 0; v < mesh.xy.size(); ++v)
+    image_vertices_[v] = {weights[v] * mesh.xy[v][0], weights[v] * mesh.xy[v][1], weights[v],
+                          mesh.g[v]};
   sources_.resize(count);
   images_.resize(count);
   std::vector<std::uint8_t> usable(count, 0);
@@ -66,19 +76,13 @@ TriangleIndex::TriangleIndex(const LensMesh& mesh, int catalogue_order,
     const auto& v = mesh.triangles[t];
     sources_[t] =
         SourceTriangle({mesh.direction[v[0]], mesh.direction[v[1]], mesh.direction[v[2]]}, v);
-    ImageTriangle& image = images_[t];
-    for (int i = 0; i < 3; ++i) {
-      image.weight[i] = weights[v[i]];
-      image.weighted_x[i] = weights[v[i]] * mesh.xy[v[i]][0];
-      image.weighted_y[i] = weights[v[i]] * mesh.xy[v[i]][1];
-      image.g[i] = mesh.g[v[i]];
-    }
-    image.mu = mesh.mu[t];
+    images_[t] = {v, mesh.mu[t]};
     usable[t] = sources_[t].valid();
   }
   statistics_.triangles_degenerate =
       static_cast<std::uint64_t>(std::count(usable.begin(), usable.end(), 0));
 
+  end_phase("triangles");
   // Groups, their grids, and the cells their caps overlap.
   std::vector<TriangleGroup> groups =
       group_triangles(mesh, usable, settings.tile_pixels, settings.max_cap_radius);
@@ -89,17 +93,20 @@ TriangleIndex::TriangleIndex(const LensMesh& mesh, int catalogue_order,
   });
   for (const TriangleGroup& group : groups) statistics_.triangles_indexed += group.triangles.size();
   statistics_.groups = groups.size();
+  end_phase("grouping");
   groups_ = GroupGrids(mesh, groups);
   std::vector<std::array<double, 2>> group_bounds(groups.size(), {0.0, 0.0});  // max mu, max g
+#pragma omp parallel for schedule(dynamic, 64)
   for (std::size_t g = 0; g < groups.size(); ++g)
     for (const std::uint32_t t : groups[g].triangles) {
       group_bounds[g][0] = std::max(group_bounds[g][0], images_[t].mu);
-      group_bounds[g][1] =
-          std::max({group_bounds[g][1], images_[t].g[0], images_[t].g[1], images_[t].g[2]});
+      for (const std::uint32_t v : images_[t].vertex)
+        group_bounds[g][1] = std::max(group_bounds[g][1], mesh.g[v]);
     }
   statistics_.group_grid_entries = groups_.entries();
   statistics_.group_grid_bins = groups_.bins();
 
+  end_phase("group_grids");
   const catalog::SkyCells sky(order_);
   std::vector<std::vector<std::uint64_t>> cells_of_group(groups.size());
 #pragma omp parallel for schedule(dynamic, 16)
@@ -125,6 +132,7 @@ TriangleIndex::TriangleIndex(const LensMesh& mesh, int catalogue_order,
   for (std::size_t i = 0; i < pairs.size(); ++i) group_of_pair[i] = pairs[i].second;
   pairs = {};
 
+  end_phase("cell_query");
   // Each cell's grid of groups, then all appended in cell order.
   std::vector<CellBuild> built(cells_.size());
 #pragma omp parallel for schedule(dynamic, 4)
@@ -157,6 +165,7 @@ TriangleIndex::TriangleIndex(const LensMesh& mesh, int catalogue_order,
   }
   statistics_.cell_grid_entries = entries_.size() - statistics_.unprojected_entries;
   statistics_.cell_grid_bins = bin_offsets_.size() + buckets_.size();
+  end_phase("cell_grids");
 }
 
 TriangleIndex::CellBuild TriangleIndex::build_cell(

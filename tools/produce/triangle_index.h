@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/stopwatch.h"
 #include "fast_vector.h"
 #include "group_grid.h"
 #include "image_triangle.h"
@@ -42,6 +43,7 @@ struct IndexStatistics {
   std::uint64_t unprojected_entries = 0;  // groups tested against every star of their cell
   std::uint64_t group_grid_entries = 0;   // (group, bin, triangle)
   std::uint64_t group_grid_bins = 0;
+  PhaseTimes build_seconds;  // triangles, grouping, group_grids, cell_query, cell_grids
 };
 
 class TriangleIndex {
@@ -62,7 +64,11 @@ class TriangleIndex {
   double max_g(std::size_t slot) const { return grids_[slot].max_g; }
 
   const SourceTriangle& source(std::uint32_t triangle) const { return sources_[triangle]; }
-  const ImageTriangle& image(std::uint32_t triangle) const { return images_[triangle]; }
+  // Where a star with these source weights in `triangle` appears, and the triangle's mu.
+  ImagePoint map(std::uint32_t triangle, const Barycentric& weights) const {
+    return images_[triangle].map(image_vertices_, weights);
+  }
+  double mu(std::uint32_t triangle) const { return images_[triangle].mu; }
   std::size_t triangle_count() const { return sources_.size(); }
   const IndexStatistics& statistics() const { return statistics_; }
 
@@ -153,6 +159,7 @@ class TriangleIndex {
   int order_;
   std::vector<SourceTriangle> sources_;
   std::vector<ImageTriangle> images_;
+  std::vector<ImageVertex> image_vertices_;
   std::vector<std::uint64_t> cells_;
   std::vector<CellGrid> grids_;
   std::vector<GridLevel> levels_;
