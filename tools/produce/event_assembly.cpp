@@ -1,6 +1,7 @@
 #include "event_assembly.h"
 
 #include <cmath>
+#include <limits>
 
 #include "colour/colour_table.h"
 #include "colour/flux_unit.h"
@@ -21,6 +22,7 @@ EventAssembler::EventAssembler(const PsfModel& psf, double band_wavelength_um, C
     : psf_(psf),
       classifier_(psf),
       peak_pixel_(peak_pixel_fraction(psf)),
+      quick_bound_(band_wavelength_um, psf),
       band_wavelength_um_(band_wavelength_um),
       mode_(mode) {
   if (mode_ == ColourMode::table) ColourTable::shared();  // build it before the threads start
@@ -30,14 +32,15 @@ double EventAssembler::spectrum_scale(const catalog::CatalogStar& star) const {
   return spectrum_scale_k(star.flux_jy, band_wavelength_um_, star.teff_k);
 }
 
-bool EventAssembler::may_be_visible(double teff_k, double k, double max_mu, double max_g) const {
-  if (!(max_mu > 0 && max_g > 0)) return false;
-  const double brightest = mode_ == ColourMode::table
-                               ? observed_colour(max_g * teff_k, max_mu * k).flux
-                               : observed_colour_exact(max_g * teff_k, max_mu * k).flux;
+double EventAssembler::smallest_visible_mu(double teff_k, double k, double max_g) const {
+  if (!(max_g > 0 && k > 0)) return std::numeric_limits<double>::infinity();
+  const double flux_per_mu = mode_ == ColourMode::table
+                                 ? observed_colour(max_g * teff_k, k).flux
+                                 : observed_colour_exact(max_g * teff_k, k).flux;
+  if (!(flux_per_mu > 0)) return std::numeric_limits<double>::infinity();
   // The margin covers the table's interpolation, which need not be monotonic to the last bit.
   constexpr double kMargin = 1 + 1e-6;
-  return brightest * kMargin * peak_pixel_ >= psf_.min_y;
+  return psf_.min_y / (flux_per_mu * kMargin * peak_pixel_);
 }
 
 Classification EventAssembler::assemble(double teff_k, double k, const ImagePoint& point, double mu,

@@ -8,6 +8,7 @@
 #include "catalog/star_record.h"
 #include "events/star_event.h"
 #include "optics/psf.h"
+#include "visibility_bound.h"
 
 namespace starlens::produce {
 
@@ -34,9 +35,17 @@ class EventAssembler {
   Classification assemble(double teff_k, double k, const ImagePoint& point, double mu,
                           StarEvent& event) const;
 
-  // Whether any image of the star with magnification <= max_mu and g <= max_g can reach the
-  // visibility floor: an image's flux grows with mu and with the observed temperature g T.
-  bool may_be_visible(double teff_k, double k, double max_mu, double max_g) const;
+  // The smallest magnification an image of the star with g <= max_g needs to reach the
+  // visibility floor: an image's flux is proportional to mu and grows with the observed
+  // temperature g T. Infinite for a star of zero flux.
+  double smallest_visible_mu(double teff_k, double k, double max_g) const;
+  // Whether any image with mu <= max_mu and g <= max_g can be visible.
+  bool may_be_visible(double teff_k, double k, double max_mu, double max_g) const {
+    return max_mu >= smallest_visible_mu(teff_k, k, max_g);
+  }
+
+  // The quick test run before any of the above (visibility_bound.h).
+  const VisibilityBound& quick_bound() const { return quick_bound_; }
 
   const PsfModel& psf() const { return psf_; }
 
@@ -44,6 +53,7 @@ class EventAssembler {
   PsfModel psf_;
   EventClassifier classifier_;
   double peak_pixel_;  // p_pix,max of the PSF
+  VisibilityBound quick_bound_;
   double band_wavelength_um_;
   ColourMode mode_;
 };

@@ -118,6 +118,8 @@ class Worker {
     spectrum_scale_.assign(count, 0.0);
     const double max_mu = run_.index.max_mu(slot);
     const double max_g = run_.index.max_g(slot);
+    const double log_max_mu = std::log(max_mu);
+    const double log_max_g = std::log(max_g);
     for (std::size_t s = 0; s < count; ++s) {
       const catalog::CatalogStar& star = stars[s];
       if (const auto problem = star_photometry_problem(star)) throw_bad_star(cell, s, *problem);
@@ -132,22 +134,31 @@ class Worker {
           continue;
         }
       }
+      if (!run_.assembler.quick_bound().may_be_visible(star.teff_k, star.flux_jy, log_max_mu,
+                                                       log_max_g)) {
+        ++counts.stars_too_faint;
+        continue;
+      }
       double& k = spectrum_scale_[s];
       try {
         k = run_.assembler.spectrum_scale(star);
       } catch (const std::domain_error& error) {
         throw_bad_star(cell, s, error.what());
       }
-      if (!run_.assembler.may_be_visible(star.teff_k, k, max_mu, max_g)) {
+      const double min_mu = run_.assembler.smallest_visible_mu(star.teff_k, k, max_g);
+      if (!(max_mu >= min_mu)) {
         ++counts.stars_too_faint;
         continue;
       }
       if (!bounded_region_) p = direction_of(star);
-      run_.index.for_each_hit(slot, p, [&](std::uint32_t triangle, const Barycentric& weights) {
-        hits_.push_back(
-            {static_cast<std::uint32_t>(s), triangle, run_.index.map(triangle, weights)});
-        imaged_[s] = 1;
-      });
+      run_.index.for_each_hit(
+          slot, p,
+          [&](std::uint32_t triangle, const Barycentric& weights) {
+            hits_.push_back(
+                {static_cast<std::uint32_t>(s), triangle, run_.index.map(triangle, weights)});
+            imaged_[s] = 1;
+          },
+          min_mu);
     }
     for (const std::uint8_t flag : imaged_) counts.stars_imaged += flag;
     counts.stars_read += count;

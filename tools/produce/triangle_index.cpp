@@ -106,6 +106,8 @@ TriangleIndex::TriangleIndex(const LensMesh& mesh, int catalogue_order,
   statistics_.group_grid_entries = groups_.entries();
   statistics_.group_grid_bins = groups_.bins();
 
+  group_max_mu_.resize(groups.size());
+  for (std::size_t g = 0; g < groups.size(); ++g) group_max_mu_[g] = group_bounds[g][0];
   end_phase("group_grids");
   const catalog::SkyCells sky(order_);
   std::vector<std::vector<std::uint64_t>> cells_of_group(groups.size());

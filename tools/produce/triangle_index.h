@@ -73,12 +73,14 @@ class TriangleIndex {
   const IndexStatistics& statistics() const { return statistics_; }
 
   // Calls visit(triangle, weights) for every triangle whose source triangle contains the
-  // unit vector p, for a star filed under the cell at `slot`.
+  // unit vector p, for a star filed under the cell at `slot`; groups whose triangles all have
+  // mu below min_mu (images too faint to matter) are passed over.
   template <class Visit>
-  void for_each_hit(std::size_t slot, const Vec3& p, Visit&& visit) const {
+  void for_each_hit(std::size_t slot, const Vec3& p, Visit&& visit, double min_mu = 0.0) const {
     const CellGrid& grid = grids_[slot];
     const auto test = [&](std::uint32_t first, std::uint32_t end) {
       for (std::uint32_t e = first; e < end; ++e) {
+        if (group_max_mu_[entries_[e]] < min_mu) continue;
         groups_.for_each_candidate(entries_[e], p, [&](std::uint32_t triangle) {
           Barycentric weights;
           if (sources_[triangle].locate(p, weights)) visit(triangle, weights);
@@ -160,6 +162,7 @@ class TriangleIndex {
   std::vector<SourceTriangle> sources_;
   std::vector<ImageTriangle> images_;
   std::vector<ImageVertex> image_vertices_;
+  std::vector<double> group_max_mu_;  // largest mu of each group's triangles
   std::vector<std::uint64_t> cells_;
   std::vector<CellGrid> grids_;
   std::vector<GridLevel> levels_;
