@@ -12,20 +12,19 @@
 #include <iostream>
 #include <optional>
 
-#include "catalog/store_format.h"
 #include "catalog/store_reader.h"
-#include "colour/colour_table.h"
 #include "core/atomic_output.h"
 #include "core/errors.h"
-#include "core/hdf5_file.h"
 #include "core/stopwatch.h"
 #include "core/tool_main.h"
 #include "event_sink.h"
 #include "events/stream_layout.h"
+#include "input_checks.h"
 #include "lens_mesh_input.h"
 #include "manifest/manifest.h"
 #include "manifest/replay.h"
 #include "producer.h"
+#include "run_record.h"
 #include "scatter.h"
 
 namespace starlens::produce {
@@ -93,51 +92,6 @@ void check_produce_options(const ProduceOptions& options) {
   header.width = header.height = 1;
   header.psf = options.psf;
   validate_stream_header(header, "PSF options");
-}
-
-// The lens map's source directions are ICRS (DESIGN section 3): a catalogue whose positions
-// are in another frame does not belong with it, whatever else matches.
-void check_inputs_belong_together(const catalog::CatalogStore& store) {
-  const h5::File file = h5::open_file(store.path());
-  if (!h5::has_attribute(file, catalog::store::kAttrFrame))
-    throw_input_error(store.path(), "attribute frame",
-                      "missing: the sky frame of ra/dec is unknown");
-  const std::string frame = h5::read_string_attribute(file, catalog::store::kAttrFrame);
-  if (frame != "ICRS")
-    throw_input_error(
-        store.path(), "attribute frame",
-        "'" + frame + "': the lens map's source directions are ICRS, the catalogue must be too");
-}
-
-nlohmann::json class_counts(const ProducerCounts& counts) {
-  return {
-      {"events", counts.events_written()},
-      {"events_cache", counts.events_by_class[static_cast<int>(EventClass::cache)]},
-      {"events_wing_clip", counts.events_by_class[static_cast<int>(EventClass::wing_clip)]},
-      {"events_direct", counts.events_by_class[static_cast<int>(EventClass::direct)]},
-      {"events_discarded_min_y", counts.events_by_class[static_cast<int>(EventClass::discarded)]},
-      {"direct_bounded_by_max_radius", counts.direct_bounded},
-      {"images", counts.images},
-      {"stars_read", counts.stars_read},
-      {"stars_imaged", counts.stars_imaged},
-      {"stars_too_faint", counts.stars_too_faint},
-      {"stars_outside_sky_region", counts.stars_outside_region}};
-}
-
-nlohmann::json colour_section(ColourMode mode) {
-  nlohmann::json colour = {{"mode", mode == ColourMode::table ? "table" : "exact"}};
-  if (mode == ColourMode::table) {
-    const ColourTableAccuracy& accuracy = colour_table_accuracy();
-    const ColourTable& table = ColourTable::shared();
-    colour["table_max_relative_error"] = accuracy.max_relative_error;
-    colour["table_max_colour_error"] = accuracy.max_colour_error;
-    colour["table_max_flux_error"] = accuracy.max_flux_error;
-    colour["table_worst_temperature_k"] = accuracy.worst_temperature_k;
-    colour["table_samples"] = accuracy.samples;
-    colour["table_range_k"] = {table.first_temperature_k(), table.last_temperature_k()};
-    colour["table_nodes_per_log_unit"] = table.nodes_per_log_unit();
-  }
-  return colour;
 }
 
 void write_json_file(const std::string& path, const nlohmann::json& json, bool force) {
@@ -279,23 +233,9 @@ int run_produce(const ProduceOptions& options, int argc, char** argv) {
   manifest.section("coverage") = result.coverage;
   manifest.section("colour") = colour_section(colour_mode);
   manifest.section("chunk_statistics") = summarise_chunks(result.chunks);
-  manifest.section("index") = {{"groups", index_statistics.groups},
-                               {"cell_group_pairs", index_statistics.cell_group_pairs},
-                               {"cell_grid_entries", index_statistics.cell_grid_entries},
-                               {"cell_grid_bins", index_statistics.cell_grid_bins},
-                               {"unprojected_entries", index_statistics.unprojected_entries},
-                               {"group_grid_entries", index_statistics.group_grid_entries},
-                               {"group_grid_bins", index_statistics.group_grid_bins},
-                               {"cells", index->cells().size()},
-                               {"build_seconds", index_statistics.build_seconds.all()}};
-  const double events = static_cast<double>(result.counts.events_written());
+  manifest.section("index") = index_section(*index);
   const double produce_seconds = result.wall_seconds;
-  manifest.section("throughput") = {
-      {"produce_wall_s", produce_seconds},
-      {"events_per_second", produce_seconds > 0 ? events / produce_seconds : 0.0},
-      {"events_per_second_per_thread",
-       produce_seconds > 0 ? events / produce_seconds / threads : 0.0},
-      {"stars_per_second", produce_seconds > 0 ? result.counts.stars_read / produce_seconds : 0.0}};
+  manifest.section("throughput") = throughput_section(result, threads);
   manifest.add_timings(times);
   for (const auto& [phase, seconds] : result.thread_times.all())
     manifest.timings()[phase] = seconds;
