@@ -309,7 +309,7 @@ STARLENS_HOST_DEVICE inline double moffat_rectangle_integral(const Moffat& psf, 
     h.p0 = q0, h.p1 = q1, h.q0 = p0, h.q1 = p1;
     sum += integrate_half_quadrant(h);
   }
-  return sum / (2.0 * kPi);
+  return sum / (2.0 * moffat_detail::kPi);
 }
 
 }  // namespace starlens

@@ -28,28 +28,44 @@ std::array<double, 2> angles_from_vector(const Vec3& v) {
 Vec3 icrs_to_galactic(const Vec3& icrs) {
   Vec3 galactic{};
   for (int row = 0; row < 3; ++row)
-    for (int column = 0; column < 3; ++column) galactic[row] += kIcrsToGalactic[row][column] * icrs[column];
+    for (int column = 0; column < 3; ++column)
+      galactic[row] += kIcrsToGalactic[row][column] * icrs[column];
   return galactic;
 }
 
 Vec3 galactic_to_icrs(const Vec3& galactic) {
   Vec3 icrs{};
   for (int row = 0; row < 3; ++row)
-    for (int column = 0; column < 3; ++column) icrs[column] += kIcrsToGalactic[row][column] * galactic[row];
+    for (int column = 0; column < 3; ++column)
+      icrs[column] += kIcrsToGalactic[row][column] * galactic[row];
   return icrs;
 }
 
-double dot(const Vec3& a, const Vec3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+double dot(const Vec3& a, const Vec3& b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
 
 Vec3 cross(const Vec3& a, const Vec3& b) {
   return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
 }
 
-double norm(const Vec3& v) { return std::sqrt(dot(v, v)); }
+double norm(const Vec3& v) {
+  return std::sqrt(dot(v, v));
+}
 
 Vec3 normalized(const Vec3& v) {
   const double length = norm(v);
   return {v[0] / length, v[1] / length, v[2] / length};
+}
+
+std::pair<Vec3, Vec3> tangent_axes(const Vec3& centre) {
+  int least = 0;
+  for (int c = 1; c < 3; ++c)
+    if (std::abs(centre[c]) < std::abs(centre[least])) least = c;
+  Vec3 pole{0, 0, 0};
+  pole[least] = 1;
+  const Vec3 u = normalized(cross(pole, centre));
+  return {u, cross(centre, u)};
 }
 
 }  // namespace starlens

@@ -1,6 +1,7 @@
 #pragma once
 // Sky directions as unit 3-vectors: ICRS equatorial and galactic (IAU rotation, DESIGN §2).
 #include <array>
+#include <utility>
 
 namespace starlens {
 
@@ -23,5 +24,9 @@ double dot(const Vec3& a, const Vec3& b);
 Vec3 cross(const Vec3& a, const Vec3& b);
 Vec3 normalized(const Vec3& v);
 double norm(const Vec3& v);
+
+// Two unit vectors (u, v) completing the unit vector `centre` to a right-handed orthonormal
+// frame (u x v = centre), built from the coordinate axis least aligned with it.
+std::pair<Vec3, Vec3> tangent_axes(const Vec3& centre);
 
 }  // namespace starlens

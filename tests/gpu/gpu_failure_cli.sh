@@ -7,18 +7,7 @@ set -uo pipefail
 splat=$1 synth=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-
-# expect STATUS PATTERN command... : exit status and a one-line stderr matching PATTERN
-expect() {
-  local want=$1 pattern=$2; shift 2
-  "$@" >"$work/stdout" 2>"$work/stderr"
-  local got=$?
-  [ "$got" = "$want" ] || fail "'$*' exited $got, expected $want: $(cat "$work/stderr")"
-  grep -q -- "$pattern" "$work/stderr" || fail "'$*': stderr lacks '$pattern': $(cat "$work/stderr")"
-  [ "$(wc -l <"$work/stderr")" = 1 ] || fail "'$*': error is not one line: $(cat "$work/stderr")"
-}
+source "$(dirname "$0")/../cli_expect.sh"
 
 cd "$work"
 "$synth" --distribution mixed --count 2000 --width 64 --height 48 --seed 3 -o events.sle --quiet ||

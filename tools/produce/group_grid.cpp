@@ -16,16 +16,6 @@ struct GroupBuild {
   std::vector<std::uint32_t> triangles;
 };
 
-std::pair<Vec3, Vec3> tangent_axes(const Vec3& centre) {
-  int least = 0;
-  for (int c = 1; c < 3; ++c)
-    if (std::abs(centre[c]) < std::abs(centre[least])) least = c;
-  Vec3 pole{0, 0, 0};
-  pole[least] = 1;
-  const Vec3 u = normalized(cross(pole, centre));
-  return {u, cross(centre, u)};
-}
-
 GroupBuild build_group(const LensMesh& mesh, const TriangleGroup& group) {
   GroupBuild build;
   GroupGrids::Frame& f = build.frame;

@@ -30,17 +30,6 @@ constexpr double kBinsPerEntry = 8;
 constexpr std::size_t kBoundarySteps = 8;
 constexpr double kBoundaryMargin = 0.02;
 
-// Two unit vectors completing `centre` to a right-handed orthonormal frame.
-std::pair<Vec3, Vec3> tangent_axes(const Vec3& centre) {
-  int least = 0;
-  for (int c = 1; c < 3; ++c)
-    if (std::abs(centre[c]) < std::abs(centre[least])) least = c;
-  Vec3 pole{0, 0, 0};
-  pole[least] = 1;
-  const Vec3 u = normalized(cross(pole, centre));
-  return {u, cross(centre, u)};
-}
-
 }  // namespace
 
 // One cell's grid, built on its own (cells are built in parallel) and then appended.

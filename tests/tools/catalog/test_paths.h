@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <string>
 
+#include "../../catalog/scratch_folder.h"
+
 namespace starlens::catalog::testing {
 
 inline std::filesystem::path shared_fixture(const std::string& name) {
@@ -23,25 +25,5 @@ inline std::filesystem::path stellarium_file(const std::string& name) {
 inline bool stellarium_installed() {
   return std::filesystem::exists(stellarium_file("stars_0_0v0_8.cat"));
 }
-
-// A fresh folder for one test case, removed when it ends.
-class ScratchFolder {
- public:
-  explicit ScratchFolder(const std::string& name) {
-    path_ = std::filesystem::temp_directory_path() /
-            ("starlens-catalog-test-" + name + "-" + std::to_string(::getpid()));
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~ScratchFolder() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
 
 }  // namespace starlens::catalog::testing

@@ -8,20 +8,7 @@ set -uo pipefail
 produce=$1 trace=$2 fixtures=$3 check=$4 sle="python3 $5" splat=${6:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-
-# expect STATUS PATTERN command... : exit status and a one-line stderr matching PATTERN
-expect() {
-  local want=$1 pattern=$2; shift 2
-  "$@" >"$work/stdout" 2>"$work/stderr"
-  local got=$?
-  [ "$got" = "$want" ] || fail "'$*' exited $got, expected $want: $(cat "$work/stderr")"
-  if [ -n "$pattern" ]; then
-    grep -q -- "$pattern" "$work/stderr" || fail "'$*': stderr lacks '$pattern': $(cat "$work/stderr")"
-    [ "$(wc -l <"$work/stderr")" = 1 ] || fail "'$*': error is not one line: $(cat "$work/stderr")"
-  fi
-}
+source "$(dirname "$0")/../../cli_expect.sh"
 json() { python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 
 cd "$work"
