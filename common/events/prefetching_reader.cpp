@@ -1,0 +1,100 @@
+// The reader thread fills slots in ring order; the consumer takes them in the same order.
+// A slot is refilled only after the consumer has moved past it, so the span handed out by
+// next() stays valid until the following call.
+#include "events/prefetching_reader.h"
+
+#include <chrono>
+
+namespace starlens {
+
+PrefetchingReader::PrefetchingReader(const std::string& path, StreamHash hash, std::size_t depth)
+    : reader_(path, hash), slots_(depth < 2 ? 2 : depth) {
+  thread_ = std::thread([this] { read_ahead(); });
+}
+
+PrefetchingReader::~PrefetchingReader() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  changed_.notify_all();
+  thread_.join();
+}
+
+const StreamHeader& PrefetchingReader::header() const {
+  return reader_.header();
+}
+
+void PrefetchingReader::read_ahead() {
+  std::size_t next_slot = 0;
+  for (;;) {
+    {
+      // Wait for a slot the consumer neither holds nor has yet to take.
+      std::unique_lock lock(mutex_);
+      changed_.wait(lock,
+                    [&] { return stopping_ || filled_ + (holding_ ? 1 : 0) < slots_.size(); });
+      if (stopping_) return;
+    }
+    Slot& slot = slots_[next_slot];
+    const auto start = std::chrono::steady_clock::now();
+    slot.failure = nullptr;
+    try {
+      slot.end = !reader_.next_chunk(slot.events, slot.info);
+    } catch (...) {
+      slot.failure = std::current_exception();
+    }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    slot.bytes_after = reader_.bytes_read();
+    const bool last = slot.end || slot.failure;
+    {
+      std::lock_guard lock(mutex_);
+      busy_seconds_ += seconds;
+      ++filled_;
+    }
+    changed_.notify_all();
+    if (last) return;
+    next_slot = (next_slot + 1) % slots_.size();
+  }
+}
+
+bool PrefetchingReader::next(std::span<const StarEvent>& events, ChunkInfo& info) {
+  std::unique_lock lock(mutex_);
+  if (finished_) return false;
+  if (holding_) {  // the previous chunk is done with: its slot may be refilled
+    holding_ = false;
+    consumed_ = (consumed_ + 1) % slots_.size();
+    changed_.notify_all();
+  }
+  changed_.wait(lock, [&] { return filled_ > 0; });
+  Slot& slot = slots_[consumed_];
+  --filled_;
+  if (slot.failure) {
+    finished_ = true;
+    std::rethrow_exception(slot.failure);
+  }
+  bytes_read_ = slot.bytes_after;
+  if (slot.end) {
+    finished_ = true;
+    return false;
+  }
+  holding_ = true;
+  events = slot.events;
+  info = slot.info;
+  return true;
+}
+
+std::uint64_t PrefetchingReader::bytes_read() const {
+  return bytes_read_;
+}
+
+std::string PrefetchingReader::sha256() const {
+  return reader_.sha256();
+}
+
+double PrefetchingReader::reader_busy_seconds() const {
+  std::lock_guard lock(mutex_);
+  return busy_seconds_;
+}
+
+}  // namespace starlens

@@ -1,0 +1,62 @@
+#pragma once
+// An EventReader on its own thread, a few chunks ahead of the consumer. Reading and
+// validating a chunk (xxh3, every record checked, the copy out of the file) costs about as
+// much as the GPU backend's host work on it; with the reader ahead, the two overlap instead
+// of adding up. Memory stays bounded: `depth` chunk buffers, reused. Chunks come out in
+// stream order, and a reader error is rethrown by next() exactly where the plain reader
+// would have thrown it (after the chunks before the bad one).
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <mutex>
+#include <span>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "events/event_stream.h"
+
+namespace starlens {
+
+class PrefetchingReader {
+ public:
+  // Opens the stream and reads its header on the calling thread (header errors throw here).
+  explicit PrefetchingReader(const std::string& path, StreamHash hash = StreamHash::sha256,
+                             std::size_t depth = 4);
+  ~PrefetchingReader();  // stops the reader thread, even while it waits for a free buffer
+  PrefetchingReader(const PrefetchingReader&) = delete;
+  PrefetchingReader& operator=(const PrefetchingReader&) = delete;
+
+  const StreamHeader& header() const;
+  // The next chunk's events, valid until the following call; false after the end chunk.
+  bool next(std::span<const StarEvent>& events, ChunkInfo& info);
+
+  std::uint64_t bytes_read() const;    // through the last chunk handed out
+  std::string sha256() const;          // valid after next() returned false
+  double reader_busy_seconds() const;  // the reader thread's time in EventReader (so far)
+
+ private:
+  struct Slot {
+    std::vector<StarEvent> events;
+    ChunkInfo info;
+    std::uint64_t bytes_after = 0;  // reader's bytes_read() once this chunk was read
+    bool end = false;               // the end chunk (no events)
+    std::exception_ptr failure;     // the reader's error in place of this chunk
+  };
+  void read_ahead();
+
+  EventReader reader_;
+  std::vector<Slot> slots_;
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  std::size_t filled_ = 0;    // slots ready for the consumer, starting at consumed_
+  std::size_t consumed_ = 0;  // index of the next slot to hand out (modulo depth)
+  bool holding_ = false;      // the consumer still uses the slot handed out last
+  bool stopping_ = false;
+  bool finished_ = false;  // the consumer saw the end
+  std::uint64_t bytes_read_ = 0;
+  double busy_seconds_ = 0;
+  std::thread thread_;
+};
+
+}  // namespace starlens
