@@ -1,29 +1,13 @@
 #include "spacetime/schwarzschild_orbit.h"
 
-#include <gsl/gsl_errno.h>
-#include <gsl/gsl_sf_ellint.h>
-
 #include <cmath>
-#include <limits>
-#include <mutex>
+
+#include "spacetime/carlson.h"
 
 namespace starlens::schwarzschild {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-// GSL's default error handler aborts; failures are reported through return codes instead.
-void disable_gsl_abort() {
-  static std::once_flag once;
-  std::call_once(once, [] { gsl_set_error_handler_off(); });
-}
-
-double carlson_rf(double x, double y, double z) {
-  gsl_sf_result result;
-  if (gsl_sf_ellint_RF_e(x, y, z, GSL_PREC_DOUBLE, &result) != GSL_SUCCESS) return kNaN;
-  return result.val;
-}
 
 // Roots u1 < 0 < u2 <= u3 of 2u^3 - u^2 + 1/b^2 for b^2 > 27, with u3 - u2 kept separately
 // because it vanishes at the critical orbit and must not come from a cancelling subtraction.
@@ -53,13 +37,35 @@ RealRoots real_roots(double b_squared, double b_squared_minus_27) {
   return roots;
 }
 
-// Integral of du / sqrt(2u^3 - u^2 + 1/b^2) from y up to the turning point u2 (Carlson 1988,
-// interval formula with the upper limit at a root, simplified by homogeneity).
-double integral_to_turning_point(const RealRoots& roots, double y, double u2_minus_y) {
-  const double u2_minus_u1 = roots.u2 - roots.u1;
-  return std::sqrt(2.0) * std::sqrt(u2_minus_y) *
-         carlson_rf((y - roots.u1) * roots.u3_minus_u2, u2_minus_u1 * roots.u3_minus_u2,
-                    (roots.u3 - y) * u2_minus_u1);
+// The azimuth integral of du / sqrt(2u^3 - u^2 + 1/b^2) = du / sqrt(2 (u - u1)(u2 - u)(u3 - u))
+// for b^2 > 27, in one R_F by Carlson's interval formula (Carlson 1988, three linear factors):
+// the integral from 0 to x is sqrt(2) R_F(U12^2, U13^2, U14^2) with
+// U12 = (X1 X2 Y3 + Y1 Y2 X3) / x, U13 = (X1 X3 Y2 + Y1 Y3 X2) / x, U14 = (X1 Y2 Y3 + Y1 X2 X3) /
+// x, Xi, Yi the square roots of the factors at x and 0.
+//
+// An inward ray goes from infinity (u = 0) to the turning point u2 and back to the observer:
+// the same formula continued past u2, where X2 changes sign. Then each U is a difference,
+// computed here as its exact polynomial over the sum (no cancellation, also for x << u2), and
+// sqrt(2) R_F gives the azimuth T while T is at most the half period
+// C = integral from u1 to u2 (U12 >= 0), and 2C - T beyond it (U12 < 0).
+double azimuth_two_roots(const RealRoots& roots, double u_obs, double u2_minus_u_obs, bool inward) {
+  const double u1 = roots.u1, u2 = roots.u2, u3 = roots.u3, x = u_obs;
+  const double u3_minus_x = roots.u3_minus_u2 + u2_minus_u_obs;
+  const double x1 = std::sqrt(x - u1), x2 = std::sqrt(u2_minus_u_obs), x3 = std::sqrt(u3_minus_x);
+  const double y1 = std::sqrt(-u1), y2 = std::sqrt(u2), y3 = std::sqrt(u3);
+  if (!inward) {
+    const double u12 = (x1 * x2 * y3 + y1 * y2 * x3) / x, u13 = (x1 * x3 * y2 + y1 * y3 * x2) / x,
+                 u14 = (x1 * y2 * y3 + y1 * x2 * x3) / x;
+    return std::sqrt(2.0) * carlson::rf(u12 * u12, u13 * u13, u14 * u14);
+  }
+  const double u12 = (u1 * u2 - u3 * (u1 + u2) + x * u3) / (y1 * y2 * x3 + x1 * x2 * y3);
+  const double u13 = (u2 * u3_minus_x - u1 * roots.u3_minus_u2) / (x1 * x3 * y2 + y1 * y3 * x2);
+  const double u14 = (u2 * u3 - u1 * (u2 + u3_minus_x)) / (x1 * y2 * y3 + y1 * x2 * x3);
+  const double folded = std::sqrt(2.0) * carlson::rf(u12 * u12, u13 * u13, u14 * u14);
+  if (u12 >= 0) return folded;
+  // Half period sqrt(2) R_F(0, u3 - u2, u3 - u1): grows like -log(u3 - u2) at the critical orbit.
+  const double half_period = std::sqrt(2.0) * carlson::rf_complete(roots.u3_minus_u2, u3 - u1);
+  return 2 * half_period - folded;
 }
 
 // Integral of du / sqrt(2u^3 - u^2 + 1/b^2) from 0 to u_obs for b^2 <= 27 (one real root u1,
@@ -76,7 +82,7 @@ double integral_one_real_root(double b_squared, double b_squared_minus_27, doubl
   const auto from_root = [&](double y) {
     const double s = y - u1;
     return 2 * std::sqrt(s) *
-           carlson_rf((a - s) * (a - s), (y - m) * (y - m) + n_squared, (a + s) * (a + s));
+           carlson::rf((a - s) * (a - s), (y - m) * (y - m) + n_squared, (a + s) * (a + s));
   };
   return (from_root(u_obs) - from_root(0)) / std::sqrt(2.0);
 }
@@ -108,7 +114,6 @@ double escape_azimuth(double r_obs, double psi) {
 }
 
 double escape_azimuth(double r_obs, double psi, double sin_psi, double cos_psi) {
-  disable_gsl_abort();
   const double u_obs = 1 / r_obs;
   const double b_squared = r_obs * r_obs * sin_psi * sin_psi / (1 - 2 * u_obs);
   // Nearly radial outgoing ray: the azimuth is b u_obs + O(b^3), below rounding here.
@@ -130,11 +135,7 @@ double escape_azimuth(double r_obs, double psi, double sin_psi, double cos_psi) 
   const double cot_psi = cos_psi / sin_psi;
   const double u2_minus_u_obs = u_obs * u_obs * (1 - 2 * u_obs) * cot_psi * cot_psi /
                                 (2 * (u_obs - roots.u1) * (roots.u3 - u_obs));
-  const double from_infinity = integral_to_turning_point(roots, 0, roots.u2);
-  const double from_observer = integral_to_turning_point(roots, u_obs, u2_minus_u_obs);
-  // Inward: observer -> periapsis -> infinity. Outward: straight out, the part of the
-  // infinity-to-periapsis integral that lies beyond the observer.
-  return inward ? from_infinity + from_observer : from_infinity - from_observer;
+  return azimuth_two_roots(roots, u_obs, u2_minus_u_obs, inward);
 }
 
 }  // namespace starlens::schwarzschild
