@@ -1,5 +1,6 @@
 // The traversal on an identity map and a small store: every star in the field imaged once,
-// --max-events exact on any thread count, --sky-region and --cells honoured.
+// the same chunks byte for byte on any thread count, --max-events exactly the first N events
+// of that stream, --sky-region and --cells honoured.
 // clang-format off
 // First: optics/moffat_impl.h names kPi unqualified under a using-directive, which is ambiguous
 // once sky/frames.h has declared starlens::kPi (reported to the optics module's owner).
@@ -9,6 +10,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <mutex>
 #include <random>
@@ -31,13 +33,24 @@ class CollectingSink final : public EventSink {
     std::lock_guard lock(mutex_);
     CHECK(first <= last);
     collected.insert(collected.end(), events.begin(), events.end());
+    chunk_sizes.push_back(events.size());
+    chunk_ranges.push_back({first, last});
     ++chunk_count;
+  }
+  // The stream's records and chunking, byte for byte.
+  bool same_stream(const CollectingSink& other) const {
+    return chunk_sizes == other.chunk_sizes && chunk_ranges == other.chunk_ranges &&
+           collected.size() == other.collected.size() &&
+           std::memcmp(collected.data(), other.collected.data(),
+                       collected.size() * sizeof(StarEvent)) == 0;
   }
   void finish() override {}
   std::uint64_t chunks() const override { return chunk_count; }
   std::uint64_t events() const override { return collected.size(); }
   std::uint64_t bytes() const override { return 0; }
   std::vector<StarEvent> collected;
+  std::vector<std::size_t> chunk_sizes;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> chunk_ranges;
   std::uint64_t chunk_count = 0;
 
  private:
@@ -97,7 +110,7 @@ struct Fixture {
 };
 
 ProducerResult run(const Fixture& fixture, const RunBounds& bounds, int threads,
-                   CollectingSink& sink, std::uint32_t chunk = 64) {
+                   CollectingSink& sink, std::uint32_t chunk = 64, std::size_t units_ahead = 4) {
   catalog::CatalogStore store(fixture.store_path);
   const TriangleIndex index(fixture.mesh, store.order());
   const EventAssembler assembler(PsfModel{}, store.band().wavelength_um, ColourMode::table);
@@ -108,6 +121,7 @@ ProducerResult run(const Fixture& fixture, const RunBounds& bounds, int threads,
   settings.width = fixture.mesh.width;
   settings.height = fixture.mesh.height;
   settings.quiet = true;
+  settings.units_ahead_per_thread = units_ahead;
   omp_set_num_threads(threads);
   return run_producer(index, store, assembler, settings, sink);
 }
@@ -130,20 +144,75 @@ TEST_CASE("identity map: every star in the field becomes exactly one event, in c
   }
 }
 
-TEST_CASE("--max-events: exactly N events, the first N of the traversal on one thread") {
+// The counts a manifest records (the replay compares them), less the timings.
+void check_same_counts(const ProducerResult& a, const ProducerResult& b) {
+  CHECK(a.counts.stars_read == b.counts.stars_read);
+  CHECK(a.counts.stars_too_faint == b.counts.stars_too_faint);
+  CHECK(a.counts.stars_imaged == b.counts.stars_imaged);
+  CHECK(a.counts.images == b.counts.images);
+  for (int c = 0; c < 4; ++c) CHECK(a.counts.events_by_class[c] == b.counts.events_by_class[c]);
+  CHECK(a.counts.triangles_with_events == b.counts.triangles_with_events);
+  CHECK(a.catalog_reads.cells_read == b.catalog_reads.cells_read);
+  CHECK(a.catalog_reads.stars_read == b.catalog_reads.stars_read);
+  CHECK(a.catalog_reads.bytes_read == b.catalog_reads.bytes_read);
+  CHECK(a.chunks.size() == b.chunks.size());
+  for (std::size_t i = 0; i < std::min(a.chunks.size(), b.chunks.size()); ++i) {
+    CHECK(a.chunks[i].triangles == b.chunks[i].triangles);
+    CHECK(a.chunks[i].tiles == b.chunks[i].tiles);
+  }
+  CHECK(a.coverage["cells_read"] == b.coverage["cells_read"]);
+  CHECK(a.coverage["cells_completed"] == b.coverage["cells_completed"]);
+}
+
+TEST_CASE("the stream is the same byte for byte on 1, 2 and 3 threads") {
   const Fixture fixture;
-  CollectingSink all, capped, capped_parallel;
-  run(fixture, {}, 1, all);
+  CollectingSink one;
+  const ProducerResult reference = run(fixture, {}, 1, one, 7);
+  REQUIRE(one.chunk_count > 40);  // units of ~100 stars, several chunks of 7 each
+  for (const int threads : {2, 3}) {
+    // A window of one unit a thread as well as the default: workers wait their turn.
+    for (const std::size_t units_ahead : {std::size_t{1}, std::size_t{4}}) {
+      CAPTURE(threads);
+      CAPTURE(units_ahead);
+      CollectingSink many;
+      const ProducerResult result = run(fixture, {}, threads, many, 7, units_ahead);
+      CHECK(many.same_stream(one));
+      check_same_counts(result, reference);
+    }
+  }
+  for (const std::size_t size : one.chunk_sizes) CHECK(size <= 7);
+}
+
+TEST_CASE("--max-events: exactly the first N events of the stream, on any thread count") {
+  const Fixture fixture;
+  CollectingSink all;
+  run(fixture, {}, 1, all, 7);
   RunBounds bounds;
   bounds.max_events = 333;
-  const ProducerResult result = run(fixture, bounds, 1, capped);
+  CollectingSink capped;
+  const ProducerResult result = run(fixture, bounds, 1, capped, 7);
   REQUIRE(capped.collected.size() == 333);
-  for (std::size_t i = 0; i < 333; ++i) CHECK(capped.collected[i].x == all.collected[i].x);
+  CHECK(std::memcmp(capped.collected.data(), all.collected.data(), 333 * sizeof(StarEvent)) == 0);
+  CHECK(result.counts.events_written() == 333);
   CHECK(result.coverage["stopped_by_max_events"] == true);
   CHECK(result.coverage["complete"] == false);
   CHECK(result.counts.stars_read < all.collected.size());  // stopped before the end
-  run(fixture, bounds, 2, capped_parallel, 7);
-  CHECK(capped_parallel.collected.size() == 333);
+  for (const int threads : {2, 3}) {
+    CAPTURE(threads);
+    CollectingSink capped_parallel;
+    const ProducerResult parallel = run(fixture, bounds, threads, capped_parallel, 7);
+    CHECK(capped_parallel.same_stream(capped));
+    check_same_counts(parallel, result);
+  }
+  // N inside the first unit: that unit stops at N; N = every event: the whole stream.
+  for (const std::uint64_t n : {std::uint64_t{1}, std::uint64_t{all.collected.size()}}) {
+    bounds.max_events = n;
+    CollectingSink first, parallel;
+    run(fixture, bounds, 1, first, 7);
+    run(fixture, bounds, 2, parallel, 7);
+    CHECK(first.collected.size() == n);
+    CHECK(parallel.same_stream(first));
+  }
 }
 
 TEST_CASE("--sky-region keeps the stars within the radius; --cells reads only those cells") {

@@ -181,7 +181,7 @@ int run_produce(const ProduceOptions& options, int argc, char** argv) {
   }
 
   Manifest manifest(kTool, argc, argv);
-  const catalog::ReadStatistics& read = store->statistics();
+  const catalog::ReadStatistics& read = result.catalog_reads;
   manifest.parameters() = {{"command", "produce"},
                            {"lensmap", options.lensmap},
                            {"catalog", options.catalog},

@@ -14,45 +14,13 @@
 #include "core/errors.h"
 #include "core/progress.h"
 #include "events/stream_layout.h"
+#include "ordered_writer.h"
+#include "read_plan.h"
 
 namespace starlens::produce {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// Consecutive selected cells read in one go: [first_cell, end_cell) holding `stars` stars.
-struct ReadUnit {
-  std::uint64_t first_cell;
-  std::uint64_t end_cell;
-  std::uint64_t stars;
-};
-
-// Runs of consecutive cells, cut into units of at most block_stars stars (a larger cell is
-// a unit of its own). Reads only the offsets of the selected cells.
-std::vector<ReadUnit> plan_reads(const std::vector<std::uint64_t>& cells,
-                                 catalog::CatalogStore& store, std::uint64_t block_stars) {
-  std::vector<ReadUnit> units;
-  std::size_t run_start = 0;
-  while (run_start < cells.size()) {
-    std::size_t run_end = run_start + 1;
-    while (run_end < cells.size() && cells[run_end] == cells[run_end - 1] + 1) ++run_end;
-    const std::uint64_t first = cells[run_start];
-    const std::uint64_t end = cells[run_end - 1] + 1;
-    const std::vector<std::uint64_t> offsets = store.read_offsets(first, end);
-    std::uint64_t unit_first = first;
-    for (std::uint64_t cell = first; cell < end; ++cell) {
-      const std::uint64_t stars_before = offsets[cell - first] - offsets[unit_first - first];
-      const std::uint64_t cell_stars = offsets[cell + 1 - first] - offsets[cell - first];
-      if (cell > unit_first && stars_before + cell_stars > block_stars) {
-        units.push_back({unit_first, cell, stars_before});
-        unit_first = cell;
-      }
-    }
-    units.push_back({unit_first, end, offsets[end - first] - offsets[unit_first - first]});
-    run_start = run_end;
-  }
-  return units;
-}
 
 struct Hit {
   std::uint32_t star;  // within the cell
@@ -65,20 +33,16 @@ struct RunState {
   const TriangleIndex& index;
   const EventAssembler& assembler;
   const ProducerSettings& settings;
-  EventSink& sink;
   const std::string& catalogue_path;
-  std::atomic<bool> stop{false};
-  std::atomic<std::uint64_t> accepted{0};  // events admitted under --max-events
+  std::atomic<bool> stop{false};  // --max-events reached or a worker failed
 };
 
-// One OpenMP thread's private chunk, counters and clocks.
-class Worker {
+// One OpenMP thread: turns read units into their events, chunk by chunk. What a unit gives
+// depends on the unit alone (and, under --max-events, on N), never on the other workers.
+class UnitWorker {
  public:
-  explicit Worker(RunState& run)
+  explicit UnitWorker(RunState& run)
       : run_(run), tally_(run.index.triangle_count(), run.settings.width, run.settings.height) {
-    producing.assign(run.index.triangle_count(), 0);
-    events_.reserve(run.settings.chunk_events);
-    triangles_.reserve(run.settings.chunk_events);
     if (const auto& region = run.settings.bounds.sky_region) {
       bounded_region_ = true;
       region_centre_ = region->centre();
@@ -86,32 +50,36 @@ class Worker {
     }
   }
 
-  void process(const catalog::CellBlock& block) {
-    for (std::uint64_t cell = block.first_cell; cell < block.end_cell && !stopped(); ++cell) {
+  UnitOutput process(const catalog::CellBlock& block) {
+    output_ = UnitOutput{};
+    output_.cells = block.end_cell - block.first_cell;
+    unit_events_ = 0;
+    for (std::uint64_t cell = block.first_cell; cell < block.end_cell && !unit_done(); ++cell) {
       const std::size_t slot = run_.index.slot_of(cell);
       if (slot == TriangleIndex::kNoSlot)
         throw std::logic_error("read a cell the index does not hold");
       process_cell(cell, slot, block.cell(cell));
     }
+    output_.whole = !unit_done();
+    close_chunk();
+    return std::move(output_);
   }
 
-  // Submits the last, partial chunk.
-  void flush() {
-    if (!events_.empty()) submit();
-  }
-
-  ProducerCounts counts;
   PhaseTimes times;
-  std::vector<ChunkSummary> chunks;
-  std::vector<std::uint8_t> producing;  // triangles with at least one written event
 
  private:
-  bool stopped() const { return run_.stop.load(std::memory_order_relaxed); }
+  // The run stopped, or this unit alone holds --max-events events (none after them can be
+  // written, whatever the units before it hold).
+  bool unit_done() const {
+    const std::uint64_t limit = run_.settings.bounds.max_events;
+    return (limit > 0 && unit_events_ >= limit) || run_.stop.load(std::memory_order_relaxed);
+  }
 
   // Mapping (each star against its cell's grid), then colour and class per image.
   void process_cell(std::uint64_t cell, std::size_t slot,
                     std::span<const catalog::CatalogStar> stars) {
     const auto start = Clock::now();
+    ProducerCounts& counts = output_.counts;
     const std::size_t count = stars.size();
     hits_.clear();
     imaged_.assign(count, 0);
@@ -166,9 +134,8 @@ class Worker {
     const auto mapped = Clock::now();
     times.add("mapping", std::chrono::duration<double>(mapped - start).count());
 
-    write_seconds_ = 0;
     for (const Hit& hit : hits_) {
-      if (stopped()) break;
+      if (unit_done()) break;
       const catalog::CatalogStar& star = stars[hit.star];
       const double k = spectrum_scale_[hit.star];
       StarEvent event;
@@ -177,17 +144,31 @@ class Worker {
       ++counts.events_by_class[static_cast<int>(classification.event_class)];
       if (classification.event_class == EventClass::discarded) continue;
       if (classification.bounded_by_max) ++counts.direct_bounded;
-      if (!admit()) {
-        --counts.events_by_class[static_cast<int>(classification.event_class)];
-        break;
-      }
-      events_.push_back(event);
-      triangles_.push_back(hit.triangle);
-      producing[hit.triangle] = 1;
-      if (events_.size() == run_.settings.chunk_events) submit();
+      add_event(event, hit.triangle, classification);
     }
-    const double colour_and_write = std::chrono::duration<double>(Clock::now() - mapped).count();
-    times.add("colour", colour_and_write - write_seconds_);
+    times.add("colour", std::chrono::duration<double>(Clock::now() - mapped).count());
+  }
+
+  // Into the unit's open chunk, which is closed when it holds --chunk-events events.
+  void add_event(const StarEvent& event, std::uint32_t triangle,
+                 const Classification& classification) {
+    if (output_.chunks.empty() || chunk_closed_) {
+      output_.chunks.emplace_back();
+      chunk_closed_ = false;
+    }
+    UnitChunk& chunk = output_.chunks.back();
+    chunk.events.push_back(event);
+    chunk.triangles.push_back(triangle);
+    chunk.classes.push_back(classification);
+    ++unit_events_;
+    if (chunk.events.size() == run_.settings.chunk_events) close_chunk();
+  }
+
+  void close_chunk() {
+    if (output_.chunks.empty() || chunk_closed_) return;
+    UnitChunk& chunk = output_.chunks.back();
+    chunk.summary = tally_.summarise(chunk.events, chunk.triangles);
+    chunk_closed_ = true;
   }
 
   static Vec3 direction_of(const catalog::CatalogStar& star) {
@@ -201,40 +182,24 @@ class Worker {
                       "star " + std::to_string(star) + " of cell " + std::to_string(cell), problem);
   }
 
-  // Under --max-events: whether one more event may be written; the last one stops the run.
-  bool admit() {
-    const std::uint64_t limit = run_.settings.bounds.max_events;
-    if (limit == 0) return true;
-    const std::uint64_t number = run_.accepted.fetch_add(1, std::memory_order_relaxed);
-    if (number + 1 >= limit) run_.stop.store(true, std::memory_order_relaxed);
-    return number < limit;
-  }
-
-  void submit() {
-    const auto start = Clock::now();
-    chunks.push_back(tally_.summarise(events_, triangles_));
-    const auto [lowest, highest] = std::minmax_element(triangles_.begin(), triangles_.end());
-    const std::uint32_t first = run_.settings.first_triangle;
-    run_.sink.submit(events_, first + *lowest, first + *highest);
-    events_.clear();
-    triangles_.clear();
-    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    write_seconds_ += seconds;
-    times.add("write", seconds);
-  }
-
   RunState& run_;
   ChunkTally tally_;
-  std::vector<StarEvent> events_;
-  std::vector<std::uint32_t> triangles_;
+  UnitOutput output_;
+  bool chunk_closed_ = false;
+  std::uint64_t unit_events_ = 0;
   std::vector<Hit> hits_;
   std::vector<std::uint8_t> imaged_;    // stars with at least one image
   std::vector<double> spectrum_scale_;  // K of each star of the cell
   bool bounded_region_ = false;
   Vec3 region_centre_{};
   double region_cos_radius_ = -2;
-  double write_seconds_ = 0;
 };
+
+catalog::ReadStatistics reads_between(const catalog::ReadStatistics& before,
+                                      const catalog::ReadStatistics& after) {
+  return {after.cells_read - before.cells_read, after.stars_read - before.stars_read,
+          after.bytes_requested - before.bytes_requested, after.bytes_read - before.bytes_read};
+}
 
 }  // namespace
 
@@ -266,70 +231,75 @@ ProducerResult run_producer(const TriangleIndex& index, catalog::CatalogStore& s
   std::uint64_t stars_selected = 0;
   for (const ReadUnit& unit : units) stars_selected += unit.stars;
 
-  RunState run{index, assembler, settings, sink, store.path()};
+  RunState run{index, assembler, settings, store.path()};
+  OrderedWriterSettings writing;
+  writing.max_events = settings.bounds.max_events;
+  writing.first_triangle = settings.first_triangle;
+  writing.triangle_count = index.triangle_count();
+  writing.width = settings.width;
+  writing.height = settings.height;
+  writing.window =
+      settings.units_ahead_per_thread * static_cast<std::size_t>(omp_get_max_threads());
+  OrderedWriter writer(sink, writing, run.stop);
   Progress progress("produce", stars_selected, settings.quiet);
   std::mutex read_mutex;
   std::mutex merge_mutex;
   std::exception_ptr failure;
   std::size_t next_unit = 0;
-  std::uint64_t cells_read = 0;
-  std::uint64_t cells_completed = 0;
-  std::vector<std::uint8_t> producing(index.triangle_count(), 0);
 
 #pragma omp parallel
   {
-    Worker worker(run);
-    std::uint64_t worker_cells_read = 0;
-    std::uint64_t worker_cells_completed = 0;
+    UnitWorker worker(run);
     try {
       for (;;) {
+        std::size_t unit_number = 0;
         catalog::CellBlock block;
+        catalog::ReadStatistics reads;
         {
           std::lock_guard lock(read_mutex);
           if (run.stop.load() || next_unit >= units.size()) break;
-          const ReadUnit& unit = units[next_unit++];
+          unit_number = next_unit++;
+          const ReadUnit& unit = units[unit_number];
           const auto read_start = Clock::now();
+          const catalog::ReadStatistics before = store.statistics();
           block = store.read_cells(unit.first_cell, unit.end_cell);
+          reads = reads_between(before, store.statistics());
           worker.times.add("read",
                            std::chrono::duration<double>(Clock::now() - read_start).count());
         }
-        worker_cells_read += block.end_cell - block.first_cell;
-        worker.process(block);
-        if (!run.stop.load()) worker_cells_completed += block.end_cell - block.first_cell;
+        writer.wait_for_turn(unit_number);
+        UnitOutput output = worker.process(block);
+        output.reads = reads;
         progress.advance(block.stars.size());
+        writer.deliver(unit_number, std::move(output));
       }
-      worker.flush();
     } catch (...) {
-      std::lock_guard lock(merge_mutex);
-      if (!failure) failure = std::current_exception();
-      run.stop.store(true);
+      {
+        std::lock_guard lock(merge_mutex);
+        if (!failure) failure = std::current_exception();
+      }
+      writer.abandon();
     }
     std::lock_guard lock(merge_mutex);
-    ProducerCounts& total = result.counts;
-    total.stars_read += worker.counts.stars_read;
-    total.stars_outside_region += worker.counts.stars_outside_region;
-    total.stars_too_faint += worker.counts.stars_too_faint;
-    total.stars_imaged += worker.counts.stars_imaged;
-    total.images += worker.counts.images;
-    for (int c = 0; c < 4; ++c) total.events_by_class[c] += worker.counts.events_by_class[c];
-    total.direct_bounded += worker.counts.direct_bounded;
     for (const auto& [phase, seconds] : worker.times.all()) result.thread_times.add(phase, seconds);
-    result.chunks.insert(result.chunks.end(), worker.chunks.begin(), worker.chunks.end());
-    for (std::size_t t = 0; t < producing.size(); ++t) producing[t] |= worker.producing[t];
-    cells_read += worker_cells_read;
-    cells_completed += worker_cells_completed;
   }
   if (failure) std::rethrow_exception(failure);
   progress.finish();
 
-  for (const std::uint8_t flag : producing) result.counts.triangles_with_events += flag;
-  const bool stopped_by_max =
-      settings.bounds.max_events > 0 && run.accepted.load() >= settings.bounds.max_events;
-  const bool complete = cells_completed == cells.size() && !stopped_by_max;
+  result.counts = writer.counts();
+  result.counts.triangles_with_events = writer.triangles_with_events();
+  result.chunks = writer.chunks();
+  result.thread_times.add("write", writer.write_seconds());
+  // What the stream's units cost to read (and planning them), not what workers read past the
+  // --max-events cut: the counts do not depend on the thread count.
+  result.catalog_reads = reads_between(writer.reads_discarded(), store.statistics());
+  const bool stopped_by_max = writer.reached_max_events();
+  const bool complete = writer.cells_completed() == cells.size() && !stopped_by_max;
   result.coverage = {
       {"cells_selected", cells.size()},
-      {"cells_read", cells_read},
-      {"cells_completed", cells_completed},
+      {"cells_read", writer.cells_read()},
+      {"cells_completed", writer.cells_completed()},
+      {"cells_read_past_max_events", writer.cells_discarded()},
       {"stars_selected", stars_selected},
       {"stars_read", result.counts.stars_read},
       {"first_cell", cells.empty() ? nlohmann::json() : nlohmann::json(cells.front())},

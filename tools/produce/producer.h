@@ -1,9 +1,10 @@
 #pragma once
-// The producer's traversal (DESIGN section 5): the selected catalogue cells are read in
-// blocks of whole cells, one block at a time on one thread (HDF5 is serial), and processed
-// by OpenMP workers in parallel. Each star of a cell is tested against that cell's
-// triangles (triangle_index.h); every image becomes an event (event_assembly.h) in the
-// worker's private chunk, submitted whole to the sink when full.
+// The producer's traversal (DESIGN section 5): the selected catalogue cells are cut into read
+// units of whole cells (read_plan.h), read one at a time (HDF5 is serial) and processed by
+// OpenMP workers in parallel. Each star of a cell is tested against that cell's triangles
+// (triangle_index.h); every image becomes an event (event_assembly.h) in the unit's own
+// chunks of at most --chunk-events, which go to the sink whole and in unit order
+// (ordered_writer.h): the stream is the same on any thread count.
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "core/stopwatch.h"
 #include "event_assembly.h"
 #include "event_sink.h"
+#include "producer_counts.h"
 #include "run_bounds.h"
 #include "triangle_index.h"
 
@@ -26,20 +28,9 @@ struct ProducerSettings {
   std::uint32_t width = 0;              // frame, for the centre-tile statistics
   std::uint32_t height = 0;
   bool quiet = false;
-};
-
-struct ProducerCounts {
-  std::uint64_t stars_read = 0;
-  std::uint64_t stars_outside_region = 0;  // read, but outside --sky-region
-  std::uint64_t stars_too_faint = 0;       // no image of theirs could reach min-Y: not mapped
-  std::uint64_t stars_imaged = 0;          // with at least one image
-  std::uint64_t images = 0;                // star-triangle hits
-  std::uint64_t events_by_class[4] = {0, 0, 0, 0};  // by EventClass; [discarded] never written
-  std::uint64_t direct_bounded = 0;                 // direct supports cut at --psf-max-radius
-  std::uint64_t triangles_with_events = 0;
-  std::uint64_t events_written() const {
-    return events_by_class[1] + events_by_class[2] + events_by_class[3];
-  }
+  // Units a worker may run ahead of the next unit to write, per thread (bounds the memory of
+  // finished units waiting for their turn).
+  std::size_t units_ahead_per_thread = 4;
 };
 
 struct ProducerResult {
@@ -47,7 +38,10 @@ struct ProducerResult {
   // Thread-seconds per phase (read, mapping, colour, write), summed over the workers.
   PhaseTimes thread_times;
   double wall_seconds = 0;
-  std::vector<ChunkSummary> chunks;
+  std::vector<ChunkSummary> chunks;  // in stream order
+  // The catalogue reads the stream's units (and the plan) made: under --max-events, units
+  // workers read past the cut are left out, so these do not depend on the thread count.
+  catalog::ReadStatistics catalog_reads;
   nlohmann::json coverage;
 };
 

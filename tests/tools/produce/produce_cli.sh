@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Command-line behaviour of starlens-produce: end-to-end positions and fluxes against
-# independent references (Minkowski, Schwarzschild images, the Einstein ring), determinism,
+# independent references (Minkowski, Schwarzschild images, the Einstein ring), the same bytes
+# on any thread count (and a replay on another),
 # classes, bounds, the count sink, streaming to splat, the scatter control, and every
 # bad-input path (exit 2, one line, nothing left behind).
 # usage: produce_cli.sh PRODUCE TRACE FIXTURES CHECK SLE_CHECK.py [SPLAT]
@@ -52,13 +53,32 @@ expect 0 "" "$produce" -l ring.h5 -c axis.h5 -o ring.sle --quiet
 # --- Determinism, classes and counts on many stars through the Schwarzschild map.
 "$fixtures" uniform --count 300000 --order 5 --seed 4 -o sky.h5 || fail "fixture uniform store"
 psf="--psf-min-y 1e-9 --psf-cache-radius 6 --psf-max-radius 12"
-mkdir one two three
-(cd one && "$produce" -l ../hole.h5 -c ../sky.h5 -o e.sle --threads 1 --chunk-events 500 $psf --quiet) || fail "1 thread"
-(cd two && "$produce" -l ../hole.h5 -c ../sky.h5 -o e.sle --threads 1 --chunk-events 500 $psf --quiet) || fail "1 thread again"
-(cd three && "$produce" -l ../hole.h5 -c ../sky.h5 -o e.sle --threads 2 --chunk-events 500 --block-stars 2000 $psf --quiet) ||
-  fail "2 threads"
+# The stream is a function of the inputs and parameters: 1, 2 and 3 threads (many read units
+# of --block-stars 2000) give the same bytes, the same counts and the same output hash, and a
+# replay on another thread count (OMP_NUM_THREADS: the manifest has no --threads) matches.
+mkdir one two three four
+blocks="--chunk-events 500 --block-stars 2000"
+(cd one && "$produce" -l ../hole.h5 -c ../sky.h5 -o e.sle --threads 1 $blocks $psf --quiet) || fail "1 thread"
+(cd two && "$produce" -l ../hole.h5 -c ../sky.h5 -o e.sle --threads 1 $blocks $psf --quiet) || fail "1 thread again"
+(cd three && "$produce" -l ../hole.h5 -c ../sky.h5 -o e.sle --threads 2 $blocks $psf --quiet) || fail "2 threads"
+(cd four && OMP_NUM_THREADS=3 "$produce" -l ../hole.h5 -c ../sky.h5 -o e.sle $blocks $psf --quiet) || fail "3 threads"
 cmp -s one/e.sle two/e.sle || fail "1 thread: bytes differ run to run"
-$sle same-multiset one/e.sle three/e.sle || fail "2 threads: different events"
+cmp -s one/e.sle three/e.sle || fail "2 threads: bytes differ from 1 thread"
+cmp -s one/e.sle four/e.sle || fail "3 threads: bytes differ from 1 thread"
+python3 - one/e.sle.manifest.json three/e.sle.manifest.json four/e.sle.manifest.json <<'PY' ||
+import json, sys
+one, *others = (json.load(open(p)) for p in sys.argv[1:])
+assert one["counts"]["chunks"] > 20, "too few chunks to tell"
+for m in others:
+    assert m["outputs"][0]["sha256"] == one["outputs"][0]["sha256"], "output hash"
+    assert m["counts"] == one["counts"], (m["counts"], one["counts"])
+    assert m["chunk_statistics"] == one["chunk_statistics"]
+PY
+  fail "manifests differ across thread counts"
+(cd four && OMP_NUM_THREADS=1 "$produce" --from-manifest e.sle.manifest.json --quiet >replay.json 2>replay.err) ||
+  fail "replay of the 3-thread run on 1 thread: $(cat four/replay.err)"
+grep -q "outputs and counts match" four/replay.err || fail "replay: $(cat four/replay.err)"
+cmp -s four/e.sle four/e.replay.sle || fail "replay: bytes differ"
 classes=$($sle classes one/e.sle) || fail "an event disobeys its class"
 echo "classes: $classes"
 python3 - one/e.sle.manifest.json "$classes" <<'PY' || fail "manifest counts"
@@ -85,7 +105,7 @@ assert 0 < s["tiles_per_chunk"]["p50"] <= s["tiles_per_chunk"]["p90"] <= s["tile
 PY
 
 # --- The count sink runs the same producer and writes no stream.
-expect 0 "" "$produce" -l hole.h5 -c sky.h5 --sink count --threads 1 --chunk-events 500 $psf --quiet
+expect 0 "" "$produce" -l hole.h5 -c sky.h5 --sink count --threads 2 $blocks $psf --quiet
 python3 - stdout one/e.sle.manifest.json <<'PY' || fail "count sink report"
 import json, sys
 report, m = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
@@ -120,8 +140,12 @@ print("cells read", c["catalog_cells_read"], "stars", c["catalog_stars_read"], "
       "of", every["counts"]["catalog_bytes_read"])
 PY
   fail "--cells reads"
-expect 0 "" "$produce" -l flat.h5 -c sky.h5 -o capped.sle --max-events 777 --threads 2 $psf --quiet
+expect 0 "" "$produce" -l flat.h5 -c sky.h5 -o capped.sle --max-events 777 --threads 2 --block-stars 500 $psf --quiet
 [ "$($sle count capped.sle)" = 777 ] || fail "--max-events: not 777 events"
+expect 0 "" "$produce" -l flat.h5 -c sky.h5 -o capped1.sle --max-events 777 --threads 1 --block-stars 500 $psf --quiet
+cmp -s capped.sle capped1.sle || fail "--max-events: 1 and 2 threads differ"
+cmp -s <(json capped.sle.manifest.json 'm["counts"]') <(json capped1.sle.manifest.json 'm["counts"]') ||
+  fail "--max-events: counts differ between 1 and 2 threads"
 json capped.sle.manifest.json 'm["coverage"]["stopped_by_max_events"] and not m["coverage"]["complete"] and m["counts"]["events"] == 777' |
   grep -q True || fail "--max-events coverage"
 expect 0 "" "$produce" -l flat.h5 -c sky.h5 -o region.sle --sky-region 95,18,6 $psf --quiet

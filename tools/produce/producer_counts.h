@@ -1,0 +1,31 @@
+#pragma once
+// What a producer run (or one read unit of it) counted: stars, images and events by class.
+#include <cstdint>
+
+namespace starlens::produce {
+
+struct ProducerCounts {
+  std::uint64_t stars_read = 0;
+  std::uint64_t stars_outside_region = 0;  // read, but outside --sky-region
+  std::uint64_t stars_too_faint = 0;       // no image of theirs could reach min-Y: not mapped
+  std::uint64_t stars_imaged = 0;          // with at least one image
+  std::uint64_t images = 0;                // star-triangle hits
+  std::uint64_t events_by_class[4] = {0, 0, 0, 0};  // by EventClass; [discarded] never written
+  std::uint64_t direct_bounded = 0;                 // direct supports cut at --psf-max-radius
+  std::uint64_t triangles_with_events = 0;
+  std::uint64_t events_written() const {
+    return events_by_class[1] + events_by_class[2] + events_by_class[3];
+  }
+  // Sums everything but triangles_with_events (a count of distinct triangles).
+  void add(const ProducerCounts& other) {
+    stars_read += other.stars_read;
+    stars_outside_region += other.stars_outside_region;
+    stars_too_faint += other.stars_too_faint;
+    stars_imaged += other.stars_imaged;
+    images += other.images;
+    for (int c = 0; c < 4; ++c) events_by_class[c] += other.events_by_class[c];
+    direct_bounded += other.direct_bounded;
+  }
+};
+
+}  // namespace starlens::produce
