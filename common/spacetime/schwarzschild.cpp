@@ -35,7 +35,7 @@ TracedRay SchwarzschildSpacetime::trace(const Vec3& camera_direction) const {
   const double sin_psi = vec::norm(normal);
   const double cos_psi = vec::dot(camera_direction, hole_);
   const double psi = std::atan2(sin_psi, cos_psi);
-  if (schwarzschild::is_captured(r_obs_, psi)) return not_escaped(RayStatus::captured);
+  if (schwarzschild::is_captured(r_obs_, psi, sin_psi)) return not_escaped(RayStatus::captured);
   const double azimuth = schwarzschild::escape_azimuth(r_obs_, psi, sin_psi, cos_psi);
   if (!std::isfinite(azimuth)) return not_escaped(RayStatus::failed);
   // The deflection rotates d toward the hole about the normal of their plane (Rodrigues;

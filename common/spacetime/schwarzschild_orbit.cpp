@@ -100,13 +100,17 @@ double critical_angle(double r_obs) {
 }
 
 bool is_captured(double r_obs, double psi) {
+  return is_captured(r_obs, psi, std::sin(psi));
+}
+
+bool is_captured(double r_obs, double psi, double sin_psi) {
   if (psi >= kPi / 2) return false;
-  const double b = impact_parameter(r_obs, psi);
+  const double b = r_obs * sin_psi / std::sqrt(1 - 2 / r_obs);
   if (std::abs(b - kCriticalImpactParameter) > 1e-6) return b < kCriticalImpactParameter;
   // Near the boundary decide in long double, consistently with escape_azimuth's b^2 - 27.
-  const long double sin_psi = std::sin(static_cast<long double>(psi));
+  const long double sin_psi_long = std::sin(static_cast<long double>(psi));
   const long double r = r_obs;
-  return r * r * sin_psi * sin_psi / (1 - 2 / r) - 27 <= 0;
+  return r * r * sin_psi_long * sin_psi_long / (1 - 2 / r) - 27 <= 0;
 }
 
 double escape_azimuth(double r_obs, double psi) {
