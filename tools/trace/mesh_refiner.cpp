@@ -35,7 +35,9 @@ class MeshRefiner {
         parameters_(parameters),
         on_traced_(on_traced),
         mesh_(camera.width(), camera.height(), parameters.step),
-        max_source_chord_(2 * std::sin(std::min(parameters.max_source_radians, kPi) / 2)) {}
+        max_source_chord_(2 * std::sin(std::min(parameters.max_source_radians, kPi) / 2)),
+        handedness_(
+            vec::dot(camera.axes().forward, vec::cross(camera.axes().right, camera.axes().up))) {}
 
   RefinedMesh run();
 
@@ -49,6 +51,7 @@ class MeshRefiner {
   }
   bool escaped(std::uint32_t v) const { return rays_[v].status() == RayStatus::escaped; }
   std::array<double, 2> solid_angles(std::int32_t t) const;
+  double image_solid_angle(std::int32_t t) const;
   void measure(std::int32_t t);
   void check_vertices(std::int32_t t);
   void check_midpoints(std::int32_t t, const std::array<std::uint32_t, 3>& midpoints);
@@ -61,6 +64,7 @@ class MeshRefiner {
   const std::function<void(std::uint64_t)>& on_traced_;
   BisectionMesh mesh_;
   const double max_source_chord_;
+  const double handedness_;  // forward . (right x up) of the camera frame
   BlockVector<StoredRay> rays_;
   std::vector<Evaluation> evaluations_;
   std::int64_t passes_ = 0;
@@ -87,11 +91,28 @@ std::array<double, 2> MeshRefiner::solid_angles(std::int32_t t) const {
                          rays_[v[2]].source_direction)};
 }
 
+// The image side of solid_angles: for a pinhole camera from pixel offsets alone (no unit
+// directions; equal to rounding, and only its sign and size against a threshold are used).
+double MeshRefiner::image_solid_angle(std::int32_t t) const {
+  const auto& v = mesh_.triangle(t).v;
+  if (camera_.projection() != Projection::pinhole)
+    return signed_solid_angle(camera_direction(v[0]), camera_direction(v[1]),
+                              camera_direction(v[2]));
+  const double cx = camera_.width() / 2.0, cy = camera_.height() / 2.0;
+  const auto& x = mesh_.x();
+  const auto& y = mesh_.y();
+  return pinhole_solid_angle(
+      camera_.focal_length(), handedness_,
+      {{{x[v[0]] - cx, y[v[0]] - cy}, {x[v[1]] - cx, y[v[1]] - cy}, {x[v[2]] - cx, y[v[2]] - cy}}});
+}
+
 // Parity of an all-escaped triangle: do lensing and the camera wind it the same way?
 void MeshRefiner::measure(std::int32_t t) {
   const auto& v = mesh_.triangle(t).v;
   if (!(escaped(v[0]) && escaped(v[1]) && escaped(v[2]))) return;
-  const auto [image, source] = solid_angles(t);
+  const double image = image_solid_angle(t);
+  const double source = signed_solid_angle(
+      rays_[v[0]].source_direction, rays_[v[1]].source_direction, rays_[v[2]].source_direction);
   Evaluation& e = evaluations_[t];
   e.image_solid_angle = static_cast<float>(image);
   e.parity = static_cast<std::int8_t>((image > 0) == (source > 0) ? 1 : -1);

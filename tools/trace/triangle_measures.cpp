@@ -7,10 +7,10 @@
 
 namespace starlens {
 
-double signed_solid_angle(const Vec3& a, const Vec3& b, const Vec3& c) {
-  // a.(b x c) = a.((b - a) x (c - a)) for any a: the edge form keeps small triangles exact.
-  const double triple = vec::dot(a, vec::cross(vec::minus(b, a), vec::minus(c, a)));
-  const double denominator = 1 + vec::dot(a, b) + vec::dot(b, c) + vec::dot(c, a);
+namespace {
+
+// 2 atan2(triple, denominator), Van Oosterom & Strackee's tan(Omega/2) = triple / denominator.
+double solid_angle_from_tangent(double triple, double denominator) {
   // Small triangles (nearly all): atan(t) = t - t^3/3 + t^5/5 - ..., exact to rounding for
   // |t| < 1e-3 when cut after t^5, and much cheaper than atan2.
   if (denominator > 0 && std::abs(triple) < 1e-3 * denominator) {
@@ -18,6 +18,27 @@ double signed_solid_angle(const Vec3& a, const Vec3& b, const Vec3& c) {
     return 2 * t * (1 - t2 * (1.0 / 3 - t2 / 5));
   }
   return 2 * std::atan2(triple, denominator);
+}
+
+}  // namespace
+
+double signed_solid_angle(const Vec3& a, const Vec3& b, const Vec3& c) {
+  // a.(b x c) = a.((b - a) x (c - a)) for any a: the edge form keeps small triangles exact.
+  const double triple = vec::dot(a, vec::cross(vec::minus(b, a), vec::minus(c, a)));
+  const double denominator = 1 + vec::dot(a, b) + vec::dot(b, c) + vec::dot(c, a);
+  return solid_angle_from_tangent(triple, denominator);
+}
+
+double pinhole_solid_angle(double focal, double handedness,
+                           const std::array<std::array<double, 2>, 3>& offsets) {
+  const auto ray = [&](int k) { return Vec3{focal, offsets[k][0], -offsets[k][1]}; };
+  const Vec3 a = ray(0), b = ray(1), c = ray(2);
+  const double doubled_area = (b[1] - a[1]) * (c[2] - a[2]) - (c[1] - a[1]) * (b[2] - a[2]);
+  const double la = vec::norm(a), lb = vec::norm(b), lc = vec::norm(c);
+  // tan(Omega/2) for vectors of any length (Van Oosterom & Strackee's general form).
+  const double denominator =
+      la * lb * lc + vec::dot(a, b) * lc + vec::dot(b, c) * la + vec::dot(c, a) * lb;
+  return solid_angle_from_tangent(handedness * focal * doubled_area, denominator);
 }
 
 std::array<double, 3> gnomonic_barycentric(const Vec3& s, const Vec3& s0, const Vec3& s1,

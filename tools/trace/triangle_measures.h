@@ -16,6 +16,13 @@ using vec::angle_between;
 // differences so that tiny triangles keep their digits.
 double signed_solid_angle(const Vec3& a, const Vec3& b, const Vec3& c);
 
+// The same for a pinhole camera's image triangle from its corners' pixel offsets from the
+// image centre, without forming unit directions: the unnormalised rays (F, dx, -dy) in the
+// camera's (forward, right, up) frame have triple product F times the pixel triangle's doubled
+// area; `handedness` = forward . (right x up) carries it to the sky's orientation.
+double pinhole_solid_angle(double focal, double handedness,
+                           const std::array<std::array<double, 2>, 3>& offsets);
+
 // Barycentric weights of direction s with respect to the plane through s0, s1, s2, after
 // central (gnomonic) projection onto it: how the producer places a star inside a source
 // triangle (DESIGN section 5).
