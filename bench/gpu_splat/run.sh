@@ -22,7 +22,7 @@ work=${WORK:-/tmp/starlens-bench-gpu}
 mkdir -p "$out" "$work/manifests"
 results=$out/results.jsonl
 : >"$results"
-strategies=(adaptive atomic tile16 tile32)
+strategies=(adaptive atomic tile16 tile32 scatter16)
 
 {
   echo "date: $(date -u +%FT%TZ)"

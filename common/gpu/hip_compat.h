@@ -7,9 +7,16 @@
 
 #include <hip/hip_runtime.h>
 
+// Orders the memory accesses of one 32-lane group: AMD wavefronts run their lanes in
+// lockstep, so a compiler barrier is all that is needed (Debian's HIP has no __syncwarp).
+__device__ inline void sync_lane_group() { __builtin_amdgcn_wave_barrier(); }
+
 #elif defined(__CUDACC__)
 
 #include <cuda_runtime.h>
+
+// Orders the memory accesses of one warp (independent thread scheduling since Volta).
+__device__ inline void sync_lane_group() { __syncwarp(); }
 
 // Types and constants.
 #define hipError_t cudaError_t

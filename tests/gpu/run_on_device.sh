@@ -100,7 +100,7 @@ reference() {
     >>"$log" 2>&1 || record "$case cpu" FAIL "cpu reference failed"
 }
 
-strategies=(atomic tile16 tile32 adaptive)
+strategies=(atomic tile16 tile32 scatter16 adaptive)
 synth uniform --distribution uniform --count 300000 --width 1000 --height 700 --seed 11 --chunk-events 4096
 synth hotspot --distribution hotspot --count 300000 --width 1000 --height 700 --seed 12 --chunk-events 4096
 synth mixed --distribution mixed --count 100000 --width 999 --height 701 --seed 13 --chunk-events 4096
@@ -114,7 +114,7 @@ for case in uniform hotspot mixed edges; do
   done
 done
 # Scratch split into rounds (every tile-strategy batch), and long lists merged in a second pass.
-for strategy in tile16 tile32 adaptive; do
+for strategy in tile16 tile32 scatter16 adaptive; do
   check hotspot "$strategy" STARLENS_GPU_BATCH_EVENTS=50000 STARLENS_GPU_TILE_REFERENCES=3000
   check mixed "$strategy" STARLENS_GPU_TILE_REFERENCES=3000
 done
@@ -127,7 +127,7 @@ done
 # compute-sanitizer on a small case, every strategy, small batches and rounds.
 synth small --distribution mixed --count 1500 --width 90 --height 61 --seed 16 --chunk-events 500
 for tool in memcheck racecheck initcheck synccheck; do
-  for strategy in atomic tile16 tile32; do
+  for strategy in atomic tile16 tile32 scatter16; do
     label="compute-sanitizer $tool $strategy"
     note "$label"
     extra=()

@@ -56,10 +56,14 @@ TEST_CASE("strategy names and the adaptive choice") {
   CHECK(parse_gpu_strategy("atomic") == GpuStrategy::atomic);
   CHECK(parse_gpu_strategy("tile16") == GpuStrategy::tile16);
   CHECK(parse_gpu_strategy("tile32") == GpuStrategy::tile32);
+  CHECK(parse_gpu_strategy("scatter16") == GpuStrategy::scatter16);
+  for (int k = 0; k < kGpuStrategyCount; ++k)  // every name parses back to its strategy
+    CHECK(parse_gpu_strategy(strategy_name(GpuStrategy(k))) == GpuStrategy(k));
   CHECK_FALSE(parse_gpu_strategy("adaptive").has_value());
   CHECK_THROWS_AS(parse_gpu_strategy("tile64"), InputError);
   CHECK(strategy_tile_size(GpuStrategy::atomic) == 0);
   CHECK(strategy_tile_size(GpuStrategy::tile32) == 32);
+  CHECK(strategy_tile_size(GpuStrategy::scatter16) == 16);
 
   const AdaptiveThresholds thresholds{4.0, 64.0};
   CHECK(choose_strategy(0.0, thresholds) == GpuStrategy::atomic);

@@ -17,7 +17,7 @@ struct SplatSettings {
   bool all_direct = false;                // --psf-direct: every event evaluated exactly
   int threads = 0;                        // CPU threads (0: all)
   int gpu_device = 0;                     // --gpu-device
-  std::string gpu_strategy = "adaptive";  // atomic | tile16 | tile32 | adaptive
+  std::string gpu_strategy = "adaptive";  // atomic | tile16 | tile32 | scatter16 | adaptive
   bool quiet = false;
 };
 

@@ -166,8 +166,8 @@ int run(int argc, char** argv) {
   app.add_option("--repeat", options.repeat, "Timed replays; the manifest reports medians")
       ->check(CLI::Range(1, 1000));
   app.add_option("--gpu-strategy", options.settings.gpu_strategy,
-                 "atomic | tile16 | tile32 | adaptive")
-      ->check(CLI::IsMember({"atomic", "tile16", "tile32", "adaptive"}));
+                 "atomic | tile16 | tile32 | scatter16 | adaptive")
+      ->check(CLI::IsMember({"atomic", "tile16", "tile32", "scatter16", "adaptive"}));
   app.add_option("--gpu-device", options.settings.gpu_device, "GPU index")
       ->check(CLI::NonNegativeNumber);
   add_common_flags(app, options.common, true);

@@ -12,6 +12,8 @@ const char* strategy_name(GpuStrategy strategy) {
       return "tile16";
     case GpuStrategy::tile32:
       return "tile32";
+    case GpuStrategy::scatter16:
+      return "scatter16";
   }
   return "unknown";
 }
@@ -21,12 +23,13 @@ std::optional<GpuStrategy> parse_gpu_strategy(const std::string& name) {
   for (int k = 0; k < kGpuStrategyCount; ++k)
     if (name == strategy_name(GpuStrategy(k))) return GpuStrategy(k);
   throw_input_error("--gpu-strategy", "",
-                    "'" + name + "' is not one of atomic, tile16, tile32, adaptive");
+                    "'" + name + "' is not one of atomic, tile16, tile32, scatter16, adaptive");
 }
 
 std::uint32_t strategy_tile_size(GpuStrategy strategy) {
   switch (strategy) {
     case GpuStrategy::tile16:
+    case GpuStrategy::scatter16:
       return 16;
     case GpuStrategy::tile32:
       return 32;

@@ -7,11 +7,12 @@
 
 namespace starlens {
 
-enum class GpuStrategy : std::uint8_t { atomic = 0, tile16 = 1, tile32 = 2 };
-constexpr int kGpuStrategyCount = 3;
+enum class GpuStrategy : std::uint8_t { atomic = 0, tile16 = 1, tile32 = 2, scatter16 = 3 };
+constexpr int kGpuStrategyCount = 4;
 
 const char* strategy_name(GpuStrategy strategy);
-// "atomic" | "tile16" | "tile32" -> that strategy; "adaptive" -> nullopt; else InputError.
+// "atomic" | "tile16" | "tile32" | "scatter16" -> that strategy; "adaptive" -> nullopt; else
+// InputError.
 std::optional<GpuStrategy> parse_gpu_strategy(const std::string& name);
 std::uint32_t strategy_tile_size(GpuStrategy strategy);  // 0 for atomic
 

@@ -121,8 +121,8 @@ struct SplatEngine::State {
   hipStream_t compute() const { return compute_stream->get(); }
 
   TileScratch& scratch(GpuStrategy strategy) {
-    auto& owner = strategy == GpuStrategy::tile16 ? tiles16 : tiles32;
     const std::uint32_t tile = strategy_tile_size(strategy);
+    auto& owner = tile == 16 ? tiles16 : tiles32;  // scatter16 shares tile16's scratch
     // Segments of a tile's list: long enough to amortise a block's frame update, short
     // enough that a hot spot's few tiles still spread over all multiprocessors.
     if (!owner)
@@ -184,8 +184,12 @@ struct SplatEngine::State {
       const PreparedEvent* round_events = prepared.data() + first;
       launch_tile_binning(round_events, last - first, tiles.view, compute());
       slot.mark(Phase::binning, compute());
-      launch_tile_accumulate(round_events, tiles.view, constants, frame.data(),
-                             contributions.data(), persistent_blocks, compute());
+      if (strategy == GpuStrategy::scatter16)
+        launch_scatter_accumulate(round_events, tiles.view, constants, frame.data(),
+                                  contributions.data(), persistent_blocks, compute());
+      else
+        launch_tile_accumulate(round_events, tiles.view, constants, frame.data(),
+                               contributions.data(), persistent_blocks, compute());
       slot.mark(Phase::accumulate, compute());
       launch_tile_merge(tiles.view, constants, frame.data(), persistent_blocks, compute());
       slot.mark(Phase::merge, compute());

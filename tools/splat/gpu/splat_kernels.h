@@ -85,6 +85,12 @@ void launch_tile_accumulate(const PreparedEvent* events, const TileBuffers& buff
                             const SplatConstants& constants, double* frame,
                             unsigned long long* contributions, std::uint32_t blocks,
                             hipStream_t stream);
+// scatter16: the tile16 lists, work items and merge; warps add whole events into shared-memory
+// copies of the tile (scatter_splat.hip).
+void launch_scatter_accumulate(const PreparedEvent* events, const TileBuffers& buffers,
+                               const SplatConstants& constants, double* frame,
+                               unsigned long long* contributions, std::uint32_t blocks,
+                               hipStream_t stream);
 void launch_tile_merge(const TileBuffers& buffers, const SplatConstants& constants, double* frame,
                        std::uint32_t blocks, hipStream_t stream);
 
