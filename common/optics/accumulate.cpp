@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "optics/cached_row.h"
 #include "optics/psf.h"
 
 namespace starlens {
@@ -79,7 +80,17 @@ std::uint64_t accumulate_cached(const StarEvent& event, const PhaseCache& cache,
   const std::int64_t first_column = std::max<std::int64_t>(-radius, -ix);
   const std::int64_t last_column = std::min<std::int64_t>(radius, std::int64_t(width) - 1 - ix);
   const double support_sq = support * support;
+  // The bounding box's columns: every row's chord lies inside them (reach <= support).
+  const std::int64_t box_first = std::max(first_column, ceil_of(centre_x - support));
+  const std::int64_t box_last = std::min(last_column, floor_of(centre_x + support));
+  if (box_first > box_last) return 0;
+  const std::int64_t box_count = box_last - box_first + 1;
   const std::ptrdiff_t window_centre = std::ptrdiff_t(radius) * side + radius;
+  const cached_row::Blend blend{c00, c10, c01, c11};
+  const cached_row::Colour colour{red, green, blue};
+  const std::ptrdiff_t phase_row = std::ptrdiff_t(phases + 1) * cache.phase_stride();
+  const double* phase00 = cache.weights(a, b) + window_centre + box_first;
+  double* box = rgb + 3 * std::size_t(ix + box_first);
   std::uint64_t contributions = 0;
   for (std::int64_t dj = first_row; dj <= last_row; ++dj) {
     const double dy = dj - centre_y;
@@ -87,23 +98,15 @@ std::uint64_t accumulate_cached(const StarEvent& event, const PhaseCache& cache,
     if (reach_sq < 0) continue;
     const double reach = std::sqrt(reach_sq);
     // Pixel centres (ix + di + 0.5) within [x - reach, x + reach].
-    const std::int64_t lo = std::max(first_column, ceil_of(centre_x - reach));
-    const std::int64_t hi = std::min(last_column, floor_of(centre_x + reach));
+    const std::int64_t lo = std::max(box_first, ceil_of(centre_x - reach));
+    const std::int64_t hi = std::min(box_last, floor_of(centre_x + reach));
     if (lo > hi) continue;
-    const std::ptrdiff_t offset = window_centre + std::ptrdiff_t(dj) * side + std::ptrdiff_t(lo);
-    const double* __restrict__ p00 = cache.weights(a, b) + offset;
-    const double* __restrict__ p10 = cache.weights(a + 1, b) + offset;
-    const double* __restrict__ p01 = cache.weights(a, b + 1) + offset;
-    const double* __restrict__ p11 = cache.weights(a + 1, b + 1) + offset;
-    double* __restrict__ out = rgb + 3 * (std::size_t(iy + dj) * width + std::size_t(ix + lo));
-    const std::int64_t count = hi - lo + 1;
-    for (std::int64_t k = 0; k < count; ++k) {
-      const double weight = c00 * p00[k] + c10 * p10[k] + c01 * p01[k] + c11 * p11[k];
-      out[3 * k] += red * weight;
-      out[3 * k + 1] += green * weight;
-      out[3 * k + 2] += blue * weight;
-    }
-    contributions += std::uint64_t(count);
+    const double* p00 = phase00 + std::ptrdiff_t(dj) * side;
+    const cached_row::PhaseRows rows{p00, p00 + cache.phase_stride(), p00 + phase_row,
+                                     p00 + phase_row + cache.phase_stride()};
+    double* out = box + 3 * std::size_t(iy + dj) * width;
+    cached_row::add(rows, blend, colour, out, box_count, lo - box_first, hi - box_first);
+    contributions += std::uint64_t(hi - lo + 1);
   }
   return contributions;
 }
