@@ -1,8 +1,11 @@
 #include "bisection_mesh.h"
 
+#include <bit>
 #include <cmath>
 #include <stdexcept>
 #include <unordered_map>
+
+#include "ordered_parallel.h"
 
 namespace starlens {
 namespace {
@@ -80,16 +83,63 @@ void BisectionMesh::link_base_neighbours() {
 }
 
 std::uint32_t BisectionMesh::midpoint(std::int32_t t, int k) {
+  if (triangles_[t].midpoint[k] != kNoVertex) return triangles_[t].midpoint[k];
+  const std::uint32_t m = add_vertex(0, 0);
+  set_midpoint(t, k, m);
+  return m;
+}
+
+void BisectionMesh::set_midpoint(std::int32_t t, int k, std::uint32_t m) {
   MeshTriangle& triangle = triangles_[t];
-  if (triangle.midpoint[k] != kNoVertex) return triangle.midpoint[k];
   const std::uint32_t a = triangle.v[(k + 1) % 3], b = triangle.v[(k + 2) % 3];
-  const std::uint32_t m = add_vertex((x_[a] + x_[b]) / 2, (y_[a] + y_[b]) / 2);
-  triangles_[t].midpoint[k] = m;
-  const std::int32_t other = triangles_[t].neighbour[k];
+  x_[m] = (x_[a] + x_[b]) / 2;
+  y_[m] = (y_[a] + y_[b]) / 2;
+  triangle.midpoint[k] = m;
+  const std::int32_t other = triangle.neighbour[k];
   if (other >= 0)
     for (int j = 0; j < 3; ++j)
       if (triangles_[other].neighbour[j] == t) triangles_[other].midpoint[j] = m;
-  return m;
+}
+
+unsigned BisectionMesh::edges_to_split(std::int32_t t, std::int32_t rank) const {
+  const MeshTriangle& triangle = triangles_[t];
+  unsigned edges = 0;
+  for (int k = 0; k < 3; ++k) {
+    if (triangle.midpoint[k] != kNoVertex) continue;
+    const std::int32_t other = triangle.neighbour[k];
+    const std::int32_t other_rank = other >= 0 ? rank_[other] : -1;
+    if (other_rank < 0 || other_rank > rank) edges |= 1u << k;
+  }
+  return edges;
+}
+
+void BisectionMesh::create_midpoints(const std::vector<std::int32_t>& leaves) {
+  const auto count = static_cast<std::int64_t>(leaves.size());
+  if (count == 0) return;
+  if (count >= INT32_MAX) throw std::length_error("too many leaves for create_midpoints");
+  rank_.resize(triangles_.size(), -1);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < count; ++i) rank_[leaves[i]] = static_cast<std::int32_t>(i);
+  std::vector<std::uint8_t> edges(leaves.size());
+  std::vector<std::uint32_t> first(leaves.size());  // new vertices per leaf, then their offset
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < count; ++i) {
+    edges[i] = static_cast<std::uint8_t>(edges_to_split(leaves[i], static_cast<std::int32_t>(i)));
+    first[i] = std::popcount(edges[i]);
+  }
+  const std::uint64_t base = x_.size();
+  const std::uint64_t total = exclusive_scan_in_parallel(first);
+  if (base + total > UINT32_MAX)
+    throw std::length_error("mesh has more vertices than uint32 indices");
+  x_.resize(base + total);
+  y_.resize(base + total);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < count; ++i) {
+    auto m = static_cast<std::uint32_t>(base + first[i]);
+    for (int k = 0; k < 3; ++k)
+      if (edges[i] & (1u << k)) set_midpoint(leaves[i], k, m++);
+    rank_[leaves[i]] = -1;
+  }
 }
 
 void BisectionMesh::replace_neighbour(std::int32_t t, std::int32_t old_neighbour,

@@ -49,6 +49,10 @@ class BisectionMesh {
   // The vertex at the midpoint of the edge of leaf t opposite its vertex k, created on first
   // request from either side of the edge. Vertices are only ever appended.
   std::uint32_t midpoint(std::int32_t t, int k);
+  // Makes all three edge midpoints of each of the distinct leaves listed, in parallel, with the
+  // vertex numbers that midpoint(t, 0..2) for the leaves in list order would give: the mesh is
+  // the same for any thread count.
+  void create_midpoints(const std::vector<std::int32_t>& leaves);
   // Splits t (and the neighbour across its hypotenuse, and coarser neighbours first as
   // conformity requires). A split triangle's slot is reused for its first child, so every
   // triangle in the mesh is a leaf; every slot given a new triangle is appended to `created`
@@ -57,6 +61,13 @@ class BisectionMesh {
 
  private:
   std::uint32_t add_vertex(double x, double y);
+  // Places vertex m at the midpoint of t's edge opposite its vertex k and records it on both
+  // sides of that edge.
+  void set_midpoint(std::int32_t t, int k, std::uint32_t m);
+  // The edges (bit k: opposite vertex k) whose midpoint the leaf at `rank` in
+  // create_midpoints's list makes: those still without one and not shared with a listed leaf
+  // of lower rank.
+  unsigned edges_to_split(std::int32_t t, std::int32_t rank) const;
   std::int32_t add_triangle(std::uint32_t v0, std::uint32_t v1, std::uint32_t v2,
                             std::uint8_t depth, std::uint32_t outer_midpoint = kNoVertex);
   void set_triangle(std::int32_t t, const std::array<std::uint32_t, 3>& v, std::uint8_t depth,
@@ -66,6 +77,7 @@ class BisectionMesh {
 
   BlockVector<double> x_, y_;
   BlockVector<MeshTriangle> triangles_;
+  std::vector<std::int32_t> rank_;  // create_midpoints's list position by triangle, else -1
 };
 
 }  // namespace starlens

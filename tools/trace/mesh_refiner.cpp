@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "bisection_mesh.h"
+#include "ordered_parallel.h"
 #include "triangle_measures.h"
 
 namespace starlens {
@@ -54,7 +55,7 @@ class MeshRefiner {
   double image_solid_angle(std::int32_t t) const;
   void measure(std::int32_t t);
   void check_vertices(std::int32_t t);
-  void check_midpoints(std::int32_t t, const std::array<std::uint32_t, 3>& midpoints);
+  void check_midpoints(std::int32_t t);
   void fail(std::int32_t t, DropReason reason, double futility = 0);
   RefinedMesh collect();
 
@@ -177,8 +178,9 @@ void MeshRefiner::check_vertices(std::int32_t t) {
 // image/source length ratio) and the producer's own (the midpoint's source placed in the
 // triangle by gnomonic barycentric weights, distance from the traced midpoint in pixels).
 // The second catches anisotropic stretching that the first underestimates.
-void MeshRefiner::check_midpoints(std::int32_t t, const std::array<std::uint32_t, 3>& midpoints) {
+void MeshRefiner::check_midpoints(std::int32_t t) {
   const MeshTriangle& triangle = mesh_.triangle(t);
+  const auto& midpoints = triangle.midpoint;
   const auto& v = triangle.v;
   const ImagePoint p0 = point(v[0]), p1 = point(v[1]), p2 = point(v[2]);
   double worst = 0;
@@ -201,7 +203,6 @@ RefinedMesh MeshRefiner::run() {
   std::vector<std::int32_t> pending, candidates, created;
   for (std::int32_t t = 0; t < static_cast<std::int32_t>(mesh_.triangles().size()); ++t)
     if (mesh_.take_fresh(t)) pending.push_back(t);
-  std::vector<std::array<std::uint32_t, 3>> candidate_midpoints;
   while (!pending.empty()) {
     ++passes_;
     trace_new_vertices();  // vertices made by the last pass's splits
@@ -217,19 +218,14 @@ RefinedMesh MeshRefiner::run() {
 #pragma omp parallel for schedule(dynamic, 4096)
     for (std::int64_t i = 0; i < count; ++i) check_vertices(pending[i]);
     // Triangles that passed so far need all three edge midpoints traced.
-    candidates.clear();
-    candidate_midpoints.clear();
-    for (std::int32_t t : pending) {
-      if (evaluations_[t].verdict != Verdict::pending) continue;
-      candidates.push_back(t);
-      candidate_midpoints.push_back(
-          {mesh_.midpoint(t, 0), mesh_.midpoint(t, 1), mesh_.midpoint(t, 2)});
-    }
+    select_in_parallel(
+        pending, [&](std::int32_t t) { return evaluations_[t].verdict == Verdict::pending; },
+        candidates);
+    mesh_.create_midpoints(candidates);
     trace_new_vertices();
     const auto candidate_count = static_cast<std::int64_t>(candidates.size());
 #pragma omp parallel for schedule(dynamic, 4096)
-    for (std::int64_t i = 0; i < candidate_count; ++i)
-      check_midpoints(candidates[i], candidate_midpoints[i]);
+    for (std::int64_t i = 0; i < candidate_count; ++i) check_midpoints(candidates[i]);
     created.clear();
     for (std::int32_t t : pending) {
       // A slot refilled by a forced split earlier in this loop holds a new, unevaluated child.

@@ -1,0 +1,71 @@
+#pragma once
+// Parallel loops whose results come out in input order, the same for any thread count: each
+// thread takes one contiguous range, and per-thread totals are combined by a prefix sum.
+#include <omp.h>
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace starlens {
+
+// The contiguous share [first, end) of n items for thread `id` of `threads`.
+inline std::pair<std::int64_t, std::int64_t> thread_range(std::int64_t n, int id, int threads) {
+  return {n * id / threads, n * (id + 1) / threads};
+}
+
+// Replaces `values` by their exclusive prefix sums; returns the total.
+template <typename T>
+T exclusive_scan_in_parallel(std::vector<T>& values) {
+  const auto n = static_cast<std::int64_t>(values.size());
+  std::vector<T> offsets(omp_get_max_threads() + 1, T{0});
+  int used_threads = 1;
+#pragma omp parallel
+  {
+    const int id = omp_get_thread_num(), threads = omp_get_num_threads();
+    const auto [first, end] = thread_range(n, id, threads);
+    T sum{0};
+    for (std::int64_t i = first; i < end; ++i) sum += values[i];
+    offsets[id + 1] = sum;
+#pragma omp barrier
+#pragma omp single
+    {
+      used_threads = threads;
+      for (int k = 1; k <= threads; ++k) offsets[k] += offsets[k - 1];
+    }
+    T running = offsets[id];
+    for (std::int64_t i = first; i < end; ++i) {
+      const T value = values[i];
+      values[i] = running;
+      running += value;
+    }
+  }
+  return offsets[used_threads];
+}
+
+// The items of `input` for which keep(item) holds, in input order, into `output`.
+template <typename T, typename Keep>
+void select_in_parallel(const std::vector<T>& input, const Keep& keep, std::vector<T>& output) {
+  const auto n = static_cast<std::int64_t>(input.size());
+  std::vector<std::int64_t> offsets(omp_get_max_threads() + 1, 0);
+  std::vector<std::uint8_t> kept(input.size());
+#pragma omp parallel
+  {
+    const int id = omp_get_thread_num(), threads = omp_get_num_threads();
+    const auto [first, end] = thread_range(n, id, threads);
+    std::int64_t count = 0;
+    for (std::int64_t i = first; i < end; ++i) count += kept[i] = keep(input[i]) ? 1 : 0;
+    offsets[id + 1] = count;
+#pragma omp barrier
+#pragma omp single
+    {
+      for (int k = 1; k <= threads; ++k) offsets[k] += offsets[k - 1];
+      output.resize(offsets[threads]);
+    }
+    std::int64_t at = offsets[id];
+    for (std::int64_t i = first; i < end; ++i)
+      if (kept[i]) output[at++] = input[i];
+  }
+}
+
+}  // namespace starlens
