@@ -65,10 +65,15 @@ TEST_CASE("strategy names and the adaptive choice") {
   CHECK(strategy_tile_size(GpuStrategy::tile32) == 32);
   CHECK(strategy_tile_size(GpuStrategy::scatter16) == 16);
 
-  const AdaptiveThresholds thresholds{4.0, 64.0};
+  const AdaptiveThresholds thresholds{4.0, 64.0, 1000.0};
   CHECK(choose_strategy(0.0, thresholds) == GpuStrategy::atomic);
   CHECK(choose_strategy(3.99, thresholds) == GpuStrategy::atomic);
   CHECK(choose_strategy(4.0, thresholds) == GpuStrategy::tile16);
   CHECK(choose_strategy(63.9, thresholds) == GpuStrategy::tile16);
   CHECK(choose_strategy(64.0, thresholds) == GpuStrategy::tile32);
+  CHECK(choose_strategy(999.9, thresholds) == GpuStrategy::tile32);
+  CHECK(choose_strategy(1000.0, thresholds) == GpuStrategy::scatter16);
+  const AdaptiveThresholds defaults = default_adaptive_thresholds();
+  CHECK(choose_strategy(32.0, defaults) == GpuStrategy::atomic);
+  CHECK(choose_strategy(128.5, defaults) == GpuStrategy::scatter16);
 }

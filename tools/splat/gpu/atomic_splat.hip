@@ -12,10 +12,35 @@ namespace {
 constexpr std::uint32_t kGroup = 32;   // threads per event
 constexpr std::uint32_t kBlock = 256;  // threads per block
 
-__global__ void prepare_events_kernel(const StarEvent* events, std::uint32_t count,
-                                      SplatConstants constants, PreparedEvent* prepared) {
-  const std::uint32_t index = blockIdx.x * blockDim.x + threadIdx.x;
-  if (index < count) prepared[index] = prepare_event(events[index], constants);
+constexpr std::uint32_t kPrepareBlock = 128;
+
+// Events in and prepared events out through shared memory, so that global memory is read and
+// written by consecutive threads at consecutive addresses: one thread per 56- or 160-byte
+// record made every access a scattered one (the profiler showed this kernel bound by L1
+// request queues, at a third of the batch's binning time).
+__global__ void __launch_bounds__(kPrepareBlock)
+    prepare_events_kernel(const StarEvent* events, std::uint32_t count, SplatConstants constants,
+                          PreparedEvent* prepared) {
+  static_assert(sizeof(StarEvent) % sizeof(double) == 0 &&
+                sizeof(PreparedEvent) % sizeof(double) == 0);
+  constexpr std::uint32_t kEventWords = sizeof(StarEvent) / sizeof(double);
+  constexpr std::uint32_t kPreparedWords = sizeof(PreparedEvent) / sizeof(double);
+  __shared__ double staged_in[kPrepareBlock * kEventWords];
+  __shared__ double staged_out[kPrepareBlock * kPreparedWords];
+  const std::uint32_t first = blockIdx.x * kPrepareBlock;
+  const std::uint32_t here = min(kPrepareBlock, count - first);
+  const double* source = reinterpret_cast<const double*>(events + first);
+  for (std::uint32_t w = threadIdx.x; w < here * kEventWords; w += kPrepareBlock)
+    staged_in[w] = source[w];
+  __syncthreads();
+  if (threadIdx.x < here) {
+    const StarEvent& event = reinterpret_cast<const StarEvent*>(staged_in)[threadIdx.x];
+    reinterpret_cast<PreparedEvent*>(staged_out)[threadIdx.x] = prepare_event(event, constants);
+  }
+  __syncthreads();
+  double* destination = reinterpret_cast<double*>(prepared + first);
+  for (std::uint32_t w = threadIdx.x; w < here * kPreparedWords; w += kPrepareBlock)
+    destination[w] = staged_out[w];
 }
 
 __global__ void __launch_bounds__(kBlock)
@@ -80,8 +105,8 @@ void launch_prepare_events(const StarEvent* events, std::uint32_t count,
                            const SplatConstants& constants, PreparedEvent* prepared,
                            hipStream_t stream) {
   if (count == 0) return;
-  prepare_events_kernel<<<(count + kBlock - 1) / kBlock, kBlock, 0, stream>>>(events, count,
-                                                                              constants, prepared);
+  prepare_events_kernel<<<(count + kPrepareBlock - 1) / kPrepareBlock, kPrepareBlock, 0, stream>>>(
+      events, count, constants, prepared);
   check_launch("prepare launch");
 }
 

@@ -133,7 +133,8 @@ class GpuBackend final : public SplatBackend {
                                       {"p90", quantile(densities, 0.9)},
                                       {"max", quantile(densities, 1)}};
     choices["thresholds"] = {{"tile16_from", options_.thresholds.tile16_from},
-                             {"tile32_from", options_.thresholds.tile32_from}};
+                             {"tile32_from", options_.thresholds.tile32_from},
+                             {"scatter16_from", options_.thresholds.scatter16_from}};
     return choices;
   }
 

@@ -40,12 +40,15 @@ std::uint32_t strategy_tile_size(GpuStrategy strategy) {
 
 AdaptiveThresholds default_adaptive_thresholds() {
   // Measured on the H200 (docs/gpu.md, "Adaptive"): atomics won every batch up to 32 event
-  // centres per occupied 32 px tile (3x at 32), tile16 won the uniform 128-centre batches
-  // (by 19%) and lost the hot spot's (by 13%); tile32 never won. Tiles from 64 on.
-  return {64.0, 1e300};
+  // centres per occupied 32 px tile (3x at 32); at 128 (10^8 events, uniform and hot spot)
+  // scatter16 beat tile16 by 10-20% and tile32 by more, and was within 4% of atomic on the
+  // hot spot and 27% ahead of it on the uniform field. scatter16 from 64 on; tile16 and
+  // tile32 are never chosen.
+  return {1e300, 1e300, 64.0};
 }
 
 GpuStrategy choose_strategy(double centre_tile_density, const AdaptiveThresholds& thresholds) {
+  if (centre_tile_density >= thresholds.scatter16_from) return GpuStrategy::scatter16;
   if (centre_tile_density >= thresholds.tile32_from) return GpuStrategy::tile32;
   if (centre_tile_density >= thresholds.tile16_from) return GpuStrategy::tile16;
   return GpuStrategy::atomic;

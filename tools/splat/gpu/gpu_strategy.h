@@ -20,8 +20,9 @@ std::uint32_t strategy_tile_size(GpuStrategy strategy);  // 0 for atomic
 // (few events per tile) gain nothing from tiling and pay for its empty pixels, so they go
 // to atomics; crowded batches would serialise on atomics and go to tiles.
 struct AdaptiveThresholds {
-  double tile16_from = 0;  // density at and above which tile16 is chosen
-  double tile32_from = 0;  // density at and above which tile32 is chosen
+  double tile16_from = 0;     // density at and above which tile16 is chosen
+  double tile32_from = 0;     // density at and above which tile32 is chosen
+  double scatter16_from = 0;  // density at and above which scatter16 is chosen
 };
 AdaptiveThresholds default_adaptive_thresholds();
 GpuStrategy choose_strategy(double centre_tile_density, const AdaptiveThresholds& thresholds);
