@@ -29,8 +29,9 @@ for r in rows:
     choices = ""
     if gpu and r["strategy"].startswith("adaptive"):
         c = r["gpu"]["strategy_choices"]
-        choices = (f"atomic {c['atomic']} tile16 {c['tile16']} tile32 {c['tile32']} "
-                   f"density p50 {c['centre_tile_density']['p50']:.1f}")
+        names = ("atomic", "tile16", "tile32", "scatter16")
+        choices = " ".join(f"{name} {c[name]}" for name in names if name in c)
+        choices += f" density p50 {c['centre_tile_density']['p50']:.1f}"
     print(f"{r['distribution']:8} {r['events']:>10} {r['backend']:8} {r['strategy']:12} {r['contributions']:>11} "
           f"{cached_s:9.4f} {cached_rate:7.2f} {direct_s:8.4f} {direct_rate:7.3f} {t['total']:7.3f} "
           f"{r['events'] / t['total'] / 1e6:7.2f} {t.get('read', 0):6.3f} {t.get('upload', 0):6.3f} "
