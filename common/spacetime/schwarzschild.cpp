@@ -30,25 +30,25 @@ SchwarzschildSpacetime::SchwarzschildSpacetime(const Observer& observer)
 }
 
 TracedRay SchwarzschildSpacetime::trace(const Vec3& camera_direction) const {
-  // psi from atan2 of sine and cosine: accurate at 0 and pi, unlike acos of the dot product.
+  // psi only through its sine and cosine from the vectors (no atan2 per ray).
   const Vec3 normal = vec::cross(camera_direction, hole_);
   const double sin_psi = vec::norm(normal);
   const double cos_psi = vec::dot(camera_direction, hole_);
-  const double psi = std::atan2(sin_psi, cos_psi);
-  if (schwarzschild::is_captured(r_obs_, psi, sin_psi)) return not_escaped(RayStatus::captured);
-  const double azimuth = schwarzschild::escape_azimuth(r_obs_, psi, sin_psi, cos_psi);
+  if (schwarzschild::is_captured_from_vectors(r_obs_, sin_psi, cos_psi))
+    return not_escaped(RayStatus::captured);
+  const double azimuth = schwarzschild::escape_azimuth_from_vectors(r_obs_, sin_psi, cos_psi);
   if (!std::isfinite(azimuth)) return not_escaped(RayStatus::failed);
-  // The deflection rotates d toward the hole about the normal of their plane (Rodrigues;
-  // d is perpendicular to the axis). The ray's azimuth starts at pi - psi from the outward
-  // radial direction, so the deflection is what the orbit adds to that.
-  const double deflection = azimuth - (kPi - psi);
-  if (sin_psi == 0 || deflection == 0) return TracedRay{RayStatus::escaped, camera_direction, g_};
+  if (sin_psi == 0) return TracedRay{RayStatus::escaped, camera_direction, g_};
+  // Seen from the hole the observer sits at -h and the backward ray sweeps azimuth phi in the
+  // plane of d and h toward e = h x axis (d's component normal to h, from cross products: exact
+  // also for d near +-h), so the source direction is -cos(phi) h + sin(phi) e (d itself when
+  // phi = pi - psi, flat space); the deflection phi - (pi - psi) is never formed.
   const Vec3 axis{normal[0] / sin_psi, normal[1] / sin_psi, normal[2] / sin_psi};
-  const Vec3 toward_hole = vec::cross(axis, camera_direction);
-  const double c = std::cos(deflection);
-  const double s = std::sin(deflection);
+  const Vec3 toward_ray = vec::cross(hole_, axis);
+  const double c = std::cos(azimuth);
+  const double s = std::sin(azimuth);
   Vec3 source{};
-  for (int k = 0; k < 3; ++k) source[k] = c * camera_direction[k] + s * toward_hole[k];
+  for (int k = 0; k < 3; ++k) source[k] = s * toward_ray[k] - c * hole_[k];
   return TracedRay{RayStatus::escaped, vec::normalized(source), g_};
 }
 

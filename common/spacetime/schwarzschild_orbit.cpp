@@ -17,16 +17,32 @@ struct RealRoots {
 
 RealRoots real_roots(double b_squared, double b_squared_minus_27) {
   // Trigonometric solution: u_k = 1/6 + cos((theta - 2 pi k)/3)/3 with cos(theta) = 1 - 54/b^2.
-  // Writing theta = pi - delta, both delta/2 and its complement come from atan2, accurate at
-  // the critical orbit (delta -> 0) and for large b (delta -> pi) alike.
+  // Writing theta = pi - delta, the smaller of delta/2 and its complement pi/2 - delta/2 comes
+  // from one atan2 (accurate at the critical orbit, delta -> 0, and for large b, delta -> pi),
+  // the larger by subtraction, which costs no relative accuracy there.
   const double excess = std::sqrt(b_squared_minus_27);
-  const double half_delta = std::atan2(excess, std::sqrt(27.0));
-  const double complement = std::atan2(std::sqrt(27.0), excess);  // pi/2 - delta/2
+  const double root_27 = std::sqrt(27.0);
+  const bool near_critical = excess <= root_27;  // delta/2 <= pi/4
+  const double small_angle =
+      near_critical ? std::atan2(excess, root_27) : std::atan2(root_27, excess);
+  // One sincos of a third of the smaller angle gives both sines needed; their angles sum
+  // to pi/6: complement/3 + half_delta/3.
+  const double sin_third = std::sin(small_angle / 3), cos_third = std::cos(small_angle / 3);
+  constexpr double kHalfRoot3 = 0.86602540378443864676;  // sin(pi/3)
+  double sin_complement_third = 0, sin_two_thirds_half_delta = 0;
+  if (near_critical) {  // small_angle = delta/2
+    sin_two_thirds_half_delta = 2 * sin_third * cos_third;
+    sin_complement_third = cos_third / 2 - kHalfRoot3 * sin_third;  // sin(pi/6 - delta/6)
+  } else {  // small_angle = pi/2 - delta/2: sin(pi/3 - 2 small_angle/3)
+    sin_complement_third = sin_third;
+    sin_two_thirds_half_delta =
+        kHalfRoot3 * (1 - 2 * sin_third * sin_third) - sin_third * cos_third;
+  }
   RealRoots roots{};
   // 1/2 - u3 = (1 - cos((pi - delta)/3))/3 = (2/3) sin^2(complement/3): no cancellation.
-  const double half_minus_u3 = 2 * std::pow(std::sin(complement / 3), 2) / 3;
+  const double half_minus_u3 = 2 * sin_complement_third * sin_complement_third / 3;
   roots.u3 = 0.5 - half_minus_u3;
-  roots.u3_minus_u2 = std::sin(2 * half_delta / 3) / std::sqrt(3.0);
+  roots.u3_minus_u2 = sin_two_thirds_half_delta / std::sqrt(3.0);
   // u1 and u2 from Vieta (sum 1/2, product -1/(2 b^2)) by the stable quadratic formula:
   // for large b both are ~ -+1/b and the trigonometric forms would cancel.
   const double sum = half_minus_u3;
@@ -99,35 +115,32 @@ double critical_angle(double r_obs) {
   return std::atan2(std::sqrt(27 * (r_obs - 2)), (r_obs - 3) * std::sqrt(r_obs + 6));
 }
 
-bool is_captured(double r_obs, double psi) {
-  return is_captured(r_obs, psi, std::sin(psi));
-}
+namespace {
 
-bool is_captured(double r_obs, double psi, double sin_psi) {
-  if (psi >= kPi / 2) return false;
+// The capture test and the azimuth from sin(psi), cos(psi) and whether the backward ray starts
+// inward; psi itself (`psi()`) is needed only near the critical orbit, in long double.
+template <typename Psi>
+bool captured(double r_obs, double sin_psi, bool inward, const Psi& psi) {
+  if (!inward) return false;
   const double b = r_obs * sin_psi / std::sqrt(1 - 2 / r_obs);
   if (std::abs(b - kCriticalImpactParameter) > 1e-6) return b < kCriticalImpactParameter;
   // Near the boundary decide in long double, consistently with escape_azimuth's b^2 - 27.
-  const long double sin_psi_long = std::sin(static_cast<long double>(psi));
+  const long double sin_psi_long = std::sin(static_cast<long double>(psi()));
   const long double r = r_obs;
   return r * r * sin_psi_long * sin_psi_long / (1 - 2 / r) - 27 <= 0;
 }
 
-double escape_azimuth(double r_obs, double psi) {
-  return escape_azimuth(r_obs, psi, std::sin(psi), std::cos(psi));
-}
-
-double escape_azimuth(double r_obs, double psi, double sin_psi, double cos_psi) {
+template <typename Psi>
+double azimuth(double r_obs, double sin_psi, double cos_psi, bool inward, const Psi& psi) {
   const double u_obs = 1 / r_obs;
   const double b_squared = r_obs * r_obs * sin_psi * sin_psi / (1 - 2 * u_obs);
   // Nearly radial outgoing ray: the azimuth is b u_obs + O(b^3), below rounding here.
   if (b_squared < 1e-200) return std::sqrt(b_squared) * u_obs;
-  const bool inward = psi < kPi / 2;
   // Near the critical orbit the azimuth grows like -log(b^2 - 27)/sqrt(3): there b^2 - 27 is
   // formed in long double so that the double rounding of b^2 does not cost digits.
   double b_squared_minus_27 = b_squared - 27;
   if (std::abs(b_squared_minus_27) < 1) {
-    const long double sin_psi_long = std::sin(static_cast<long double>(psi));
+    const long double sin_psi_long = std::sin(static_cast<long double>(psi()));
     const long double r = r_obs;
     b_squared_minus_27 =
         static_cast<double>(r * r * sin_psi_long * sin_psi_long / (1 - 2 / r) - 27);
@@ -140,6 +153,25 @@ double escape_azimuth(double r_obs, double psi, double sin_psi, double cos_psi) 
   const double u2_minus_u_obs = u_obs * u_obs * (1 - 2 * u_obs) * cot_psi * cot_psi /
                                 (2 * (u_obs - roots.u1) * (roots.u3 - u_obs));
   return azimuth_two_roots(roots, u_obs, u2_minus_u_obs, inward);
+}
+
+}  // namespace
+
+bool is_captured(double r_obs, double psi) {
+  return captured(r_obs, std::sin(psi), psi < kPi / 2, [psi] { return psi; });
+}
+
+bool is_captured_from_vectors(double r_obs, double sin_psi, double cos_psi) {
+  return captured(r_obs, sin_psi, cos_psi > 0, [=] { return std::atan2(sin_psi, cos_psi); });
+}
+
+double escape_azimuth(double r_obs, double psi) {
+  return azimuth(r_obs, std::sin(psi), std::cos(psi), psi < kPi / 2, [psi] { return psi; });
+}
+
+double escape_azimuth_from_vectors(double r_obs, double sin_psi, double cos_psi) {
+  return azimuth(r_obs, sin_psi, cos_psi, cos_psi > 0,
+                 [=] { return std::atan2(sin_psi, cos_psi); });
 }
 
 }  // namespace starlens::schwarzschild

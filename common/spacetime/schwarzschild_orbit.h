@@ -15,15 +15,14 @@ double critical_angle(double r_obs);
 // True when the backward ray starts inward (psi < pi/2) with b <= 3 sqrt(3) (a ray exactly on
 // the critical orbit spirals onto the photon sphere and never escapes).
 bool is_captured(double r_obs, double psi);
-// The same with sin(psi) already known (from the ray and hole vectors); the decision is the
-// same, since sin_psi's rounding only matters within 1e-6 of the critical orbit, where psi is
-// used in long double either way.
-bool is_captured(double r_obs, double psi, double sin_psi);
 // Total azimuth swept by an escaping backward ray from the observer to infinity (pi - psi in
 // flat space). Requires r_obs > 3 and !is_captured(r_obs, psi); returns NaN if the elliptic
 // integral fails (reported by the caller as a failed ray).
 double escape_azimuth(double r_obs, double psi);
-// The same with sin(psi) and cos(psi) already known (from the ray and hole vectors).
-double escape_azimuth(double r_obs, double psi, double sin_psi, double cos_psi);
+// The two above for a ray given by sin(psi) = |d x h| and cos(psi) = d.h of its unit direction d
+// and the hole's h (inward: cos(psi) > 0): psi = atan2(sin, cos) is formed only within reach
+// of the critical orbit, where it is used in long double.
+bool is_captured_from_vectors(double r_obs, double sin_psi, double cos_psi);
+double escape_azimuth_from_vectors(double r_obs, double sin_psi, double cos_psi);
 
 }  // namespace starlens::schwarzschild
