@@ -34,9 +34,14 @@ bool usable(const StarEvent& event) {
 
 }  // namespace
 
-std::uint64_t accumulate_cached(const StarEvent& event, const PhaseCache& cache, double* rgb,
-                                std::uint32_t width, std::uint32_t height, std::uint32_t row_begin,
-                                std::uint32_t row_end) {
+// The cached evaluator's body, instantiated once per row kernel (always inlined, so that each
+// instance is compiled for its kernel's instruction set).
+template <class RowKernel>
+[[gnu::always_inline]] inline std::uint64_t cached_with(const StarEvent& event,
+                                                        const PhaseCache& cache, double* rgb,
+                                                        std::uint32_t width, std::uint32_t height,
+                                                        std::uint32_t row_begin,
+                                                        std::uint32_t row_end) {
   if (!usable(event)) return 0;
   const int radius = cache.radius();
   const int phases = cache.phases();
@@ -105,10 +110,48 @@ std::uint64_t accumulate_cached(const StarEvent& event, const PhaseCache& cache,
     const cached_row::PhaseRows rows{p00, p00 + cache.phase_stride(), p00 + phase_row,
                                      p00 + phase_row + cache.phase_stride()};
     double* out = box + 3 * std::size_t(iy + dj) * width;
-    cached_row::add(rows, blend, colour, out, box_count, lo - box_first, hi - box_first);
+    RowKernel::add(rows, blend, colour, out, box_count, lo - box_first, hi - box_first);
     contributions += std::uint64_t(hi - lo + 1);
   }
   return contributions;
+}
+
+// Row kernels: SSE2 (x86-64's baseline) or scalar, and AVX2 where the processor has it (7-10%
+// faster on the whole cached pass, measured).
+struct PortableRows {
+  static void add(const cached_row::PhaseRows& rows, const cached_row::Blend& blend,
+                  const cached_row::Colour& colour, double* out, std::int64_t count,
+                  std::int64_t lo, std::int64_t hi) {
+    cached_row::add(rows, blend, colour, out, count, lo, hi);
+  }
+};
+
+#if defined(__x86_64__)
+struct Avx2Rows {
+  [[gnu::target("avx2")]] static void add(const cached_row::PhaseRows& rows,
+                                          const cached_row::Blend& blend,
+                                          const cached_row::Colour& colour, double* out,
+                                          std::int64_t count, std::int64_t lo, std::int64_t hi) {
+    cached_row::add_avx2(rows, blend, colour, out, count, lo, hi);
+  }
+};
+
+[[gnu::target("avx2")]] std::uint64_t cached_avx2(const StarEvent& event, const PhaseCache& cache,
+                                                  double* rgb, std::uint32_t width,
+                                                  std::uint32_t height, std::uint32_t row_begin,
+                                                  std::uint32_t row_end) {
+  return cached_with<Avx2Rows>(event, cache, rgb, width, height, row_begin, row_end);
+}
+#endif
+
+std::uint64_t accumulate_cached(const StarEvent& event, const PhaseCache& cache, double* rgb,
+                                std::uint32_t width, std::uint32_t height, std::uint32_t row_begin,
+                                std::uint32_t row_end) {
+#if defined(__x86_64__)
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  if (avx2) return cached_avx2(event, cache, rgb, width, height, row_begin, row_end);
+#endif
+  return cached_with<PortableRows>(event, cache, rgb, width, height, row_begin, row_end);
 }
 
 std::uint64_t accumulate_direct(const StarEvent& event, const Moffat& psf, double* rgb,
