@@ -4,12 +4,16 @@
 // and the new copy at once (the peak memory of the run). Indexing costs a shift and a mask.
 #include <cstddef>
 #include <memory>
+#include <new>
+#include <type_traits>
 #include <vector>
 
 namespace starlens {
 
 template <typename T>
 class BlockVector {
+  static_assert(std::is_trivially_destructible_v<T>, "blocks are freed without destructors");
+
  public:
   static constexpr int kShift = 16;
   static constexpr std::size_t kBlock = std::size_t{1} << kShift;
@@ -19,10 +23,20 @@ class BlockVector {
   T& operator[](std::size_t i) { return blocks_[i >> kShift][i & (kBlock - 1)]; }
   const T& operator[](std::size_t i) const { return blocks_[i >> kShift][i & (kBlock - 1)]; }
 
-  // New elements are value-initialised; existing ones stay where they are.
+  // New elements are value-initialised; existing ones stay where they are. Large growth is
+  // initialised by all threads: that first touch of the memory (page faults, zeroing) would
+  // otherwise be serial work in the middle of the parallel passes.
   void resize(std::size_t size) {
-    while (blocks_.size() * kBlock < size) blocks_.push_back(std::make_unique<T[]>(kBlock));
+    while (blocks_.size() * kBlock < size)
+      blocks_.emplace_back(std::allocator<T>().allocate(kBlock));
+    const auto first = static_cast<std::ptrdiff_t>(size_), end = static_cast<std::ptrdiff_t>(size);
     size_ = size;
+    if (end - first < static_cast<std::ptrdiff_t>(kBlock)) {
+      for (std::ptrdiff_t i = first; i < end; ++i) new (&(*this)[i]) T();
+      return;
+    }
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t i = first; i < end; ++i) new (&(*this)[i]) T();
   }
   void push_back(const T& value) {
     resize(size_ + 1);
@@ -30,7 +44,10 @@ class BlockVector {
   }
 
  private:
-  std::vector<std::unique_ptr<T[]>> blocks_;
+  struct FreeBlock {
+    void operator()(T* block) const { std::allocator<T>().deallocate(block, kBlock); }
+  };
+  std::vector<std::unique_ptr<T[], FreeBlock>> blocks_;
   std::size_t size_ = 0;
 };
 
