@@ -18,6 +18,7 @@ struct Evaluation {
   Verdict verdict = Verdict::pending;
   DropReason reason = DropReason::failed;  // why it failed, for split and dropped
   std::int8_t parity = 0;                  // 0: not all escaped, or degenerate
+  bool check_neighbours = false;           // orientation against the neighbours still due
   float image_solid_angle = 0;             // only compared with a threshold
 };
 
@@ -55,6 +56,7 @@ class MeshRefiner {
   double image_solid_angle(std::int32_t t) const;
   void measure(std::int32_t t);
   void check_vertices(std::int32_t t);
+  void check_neighbours(std::int32_t t);
   void check_midpoints(std::int32_t t);
   void fail(std::int32_t t, DropReason reason, double futility = 0);
   RefinedMesh collect();
@@ -67,7 +69,7 @@ class MeshRefiner {
   const double max_source_chord_;
   const double handedness_;  // forward . (right x up) of the camera frame
   BlockVector<StoredRay> rays_;
-  std::vector<Evaluation> evaluations_;
+  BlockVector<Evaluation> evaluations_;
   std::int64_t passes_ = 0;
   std::int64_t dropped_early_ = 0;
 };
@@ -130,7 +132,9 @@ void MeshRefiner::fail(std::int32_t t, DropReason reason, double futility) {
   e.verdict = can_split ? Verdict::split : Verdict::dropped;
 }
 
-// Criteria that need only the vertices: status, degeneracy, orientation, source size.
+// Criteria that need only the vertices: status, degeneracy, orientation, source size. The
+// comparison of orientation with the neighbours' waits for check_neighbours (their parity may
+// be measured in the same pass); it takes precedence over the source size.
 void MeshRefiner::check_vertices(std::int32_t t) {
   const MeshTriangle& triangle = mesh_.triangle(t);
   const auto& v = triangle.v;
@@ -156,9 +160,7 @@ void MeshRefiner::check_vertices(std::int32_t t) {
   if (std::abs(e.image_solid_angle) < 1e-9 * area / (focal * focal))
     return fail(t, DropReason::degenerate);
   if (e.parity == 0) return fail(t, DropReason::orientation);
-  for (std::int32_t n : triangle.neighbour)
-    if (n >= 0 && evaluations_[n].parity != 0 && evaluations_[n].parity != e.parity)
-      return fail(t, DropReason::orientation);
+  evaluations_[t].check_neighbours = true;
   // Source edge longer than the limit: compared as chords, 2 sin(angle / 2), exactly
   // equivalent for angles in [0, pi] and free of atan2.
   double longest_chord = 0;
@@ -171,6 +173,16 @@ void MeshRefiner::check_vertices(std::int32_t t) {
     return fail(t, DropReason::source_size, longest_chord * shrink / max_source_chord_);
   }
   evaluations_[t].verdict = Verdict::pending;  // passed; the midpoints decide
+}
+
+// The orientation criterion against the neighbours, for triangles that check_vertices did not
+// reject before it: it overrides a source-size verdict, which comes after it.
+void MeshRefiner::check_neighbours(std::int32_t t) {
+  const Evaluation& e = evaluations_[t];
+  if (!e.check_neighbours) return;
+  for (std::int32_t n : mesh_.triangle(t).neighbour)
+    if (n >= 0 && evaluations_[n].parity != 0 && evaluations_[n].parity != e.parity)
+      return fail(t, DropReason::orientation);
 }
 
 // Criterion (b) at the three edge midpoints, with two error measures: DESIGN's (the midpoint's
@@ -206,17 +218,16 @@ RefinedMesh MeshRefiner::run() {
   while (!pending.empty()) {
     ++passes_;
     trace_new_vertices();  // vertices made by the last pass's splits
-    if (evaluations_.capacity() < mesh_.triangles().size())  // a quarter more, not double
-      evaluations_.reserve(mesh_.triangles().size() + mesh_.triangles().size() / 4);
     evaluations_.resize(mesh_.triangles().size());
     const auto count = static_cast<std::int64_t>(pending.size());
 #pragma omp parallel for schedule(dynamic, 4096)
     for (std::int64_t i = 0; i < count; ++i) {
       evaluations_[pending[i]] = Evaluation{};
       measure(pending[i]);
+      check_vertices(pending[i]);
     }
 #pragma omp parallel for schedule(dynamic, 4096)
-    for (std::int64_t i = 0; i < count; ++i) check_vertices(pending[i]);
+    for (std::int64_t i = 0; i < count; ++i) check_neighbours(pending[i]);
     // Triangles that passed so far need all three edge midpoints traced.
     select_in_parallel(
         pending, [&](std::int32_t t) { return evaluations_[t].verdict == Verdict::pending; },
