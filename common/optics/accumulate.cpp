@@ -36,7 +36,7 @@ bool usable(const StarEvent& event) {
 
 // The cached evaluator's body, instantiated once per row kernel (always inlined, so that each
 // instance is compiled for its kernel's instruction set).
-template <class RowKernel>
+template <class RowAdder>
 [[gnu::always_inline]] inline std::uint64_t cached_with(const StarEvent& event,
                                                         const PhaseCache& cache, double* rgb,
                                                         std::uint32_t width, std::uint32_t height,
@@ -91,9 +91,10 @@ template <class RowKernel>
   if (box_first > box_last) return 0;
   const std::int64_t box_count = box_last - box_first + 1;
   const std::ptrdiff_t window_centre = std::ptrdiff_t(radius) * side + radius;
-  const cached_row::Blend blend{c00, c10, c01, c11};
-  const cached_row::Colour colour{red, green, blue};
-  const std::ptrdiff_t phase_row = std::ptrdiff_t(phases + 1) * cache.phase_stride();
+  const RowAdder adder(cached_row::Blend{c00, c10, c01, c11}, cached_row::Colour{red, green, blue});
+  // Read once: the frame's vector stores may alias the cache object as far as the compiler knows.
+  const std::ptrdiff_t phase_stride = cache.phase_stride();
+  const std::ptrdiff_t phase_row = std::ptrdiff_t(phases + 1) * phase_stride;
   const double* phase00 = cache.weights(a, b) + window_centre + box_first;
   double* box = rgb + 3 * std::size_t(ix + box_first);
   std::uint64_t contributions = 0;
@@ -107,40 +108,24 @@ template <class RowKernel>
     const std::int64_t hi = std::min(box_last, floor_of(centre_x + reach));
     if (lo > hi) continue;
     const double* p00 = phase00 + std::ptrdiff_t(dj) * side;
-    const cached_row::PhaseRows rows{p00, p00 + cache.phase_stride(), p00 + phase_row,
-                                     p00 + phase_row + cache.phase_stride()};
+    const cached_row::PhaseRows rows{p00, p00 + phase_stride, p00 + phase_row,
+                                     p00 + phase_row + phase_stride};
     double* out = box + 3 * std::size_t(iy + dj) * width;
-    RowKernel::add(rows, blend, colour, out, box_count, lo - box_first, hi - box_first);
+    adder.add(rows, out, box_count, lo - box_first, hi - box_first);
     contributions += std::uint64_t(hi - lo + 1);
   }
   return contributions;
 }
 
-// Row kernels: SSE2 (x86-64's baseline) or scalar, and AVX2 where the processor has it (7-10%
-// faster on the whole cached pass, measured).
-struct PortableRows {
-  static void add(const cached_row::PhaseRows& rows, const cached_row::Blend& blend,
-                  const cached_row::Colour& colour, double* out, std::int64_t count,
-                  std::int64_t lo, std::int64_t hi) {
-    cached_row::add(rows, blend, colour, out, count, lo, hi);
-  }
-};
-
 #if defined(__x86_64__)
-struct Avx2Rows {
-  [[gnu::target("avx2")]] static void add(const cached_row::PhaseRows& rows,
-                                          const cached_row::Blend& blend,
-                                          const cached_row::Colour& colour, double* out,
-                                          std::int64_t count, std::int64_t lo, std::int64_t hi) {
-    cached_row::add_avx2(rows, blend, colour, out, count, lo, hi);
-  }
-};
-
+// The evaluator compiled for AVX2, chosen at run time where the processor has it (7-10% faster
+// on the whole cached pass, measured).
 [[gnu::target("avx2")]] std::uint64_t cached_avx2(const StarEvent& event, const PhaseCache& cache,
                                                   double* rgb, std::uint32_t width,
                                                   std::uint32_t height, std::uint32_t row_begin,
                                                   std::uint32_t row_end) {
-  return cached_with<Avx2Rows>(event, cache, rgb, width, height, row_begin, row_end);
+  return cached_with<cached_row::Avx2RowAdder>(event, cache, rgb, width, height, row_begin,
+                                               row_end);
 }
 #endif
 
@@ -151,7 +136,7 @@ std::uint64_t accumulate_cached(const StarEvent& event, const PhaseCache& cache,
   static const bool avx2 = __builtin_cpu_supports("avx2");
   if (avx2) return cached_avx2(event, cache, rgb, width, height, row_begin, row_end);
 #endif
-  return cached_with<PortableRows>(event, cache, rgb, width, height, row_begin, row_end);
+  return cached_with<cached_row::RowAdder>(event, cache, rgb, width, height, row_begin, row_end);
 }
 
 std::uint64_t accumulate_direct(const StarEvent& event, const Moffat& psf, double* rgb,

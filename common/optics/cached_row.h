@@ -36,39 +36,6 @@ inline double weight_at(const PhaseRows& rows, const Blend& blend, std::int64_t 
          blend.c11 * rows.p11[k];
 }
 
-// Two-pixel steps from pixel k while two remain; returns the first pixel not done.
-inline std::int64_t add_pairs(const PhaseRows& rows, const Blend& blend, const Colour& colour,
-                              double* out, std::int64_t k, std::int64_t count, std::int64_t lo,
-                              std::int64_t hi) {
-#if defined(__SSE2__)
-  // Six doubles a step: [r g][b r][g b] times [w0 w0][w0 w1][w1 w1].
-  const __m128d c00 = _mm_set1_pd(blend.c00), c10 = _mm_set1_pd(blend.c10);
-  const __m128d c01 = _mm_set1_pd(blend.c01), c11 = _mm_set1_pd(blend.c11);
-  const __m128d red_green = _mm_set_pd(colour.green, colour.red);
-  const __m128d blue_red = _mm_set_pd(colour.red, colour.blue);
-  const __m128d green_blue = _mm_set_pd(colour.blue, colour.green);
-  const __m128d first = _mm_set1_pd(double(lo)), last = _mm_set1_pd(double(hi));
-  const __m128d step = _mm_set1_pd(2.0);
-  __m128d column = _mm_set_pd(double(k + 1), double(k));
-  for (; k + 2 <= count; k += 2) {
-    __m128d weight = _mm_mul_pd(c00, _mm_loadu_pd(rows.p00 + k));
-    weight = _mm_add_pd(weight, _mm_mul_pd(c10, _mm_loadu_pd(rows.p10 + k)));
-    weight = _mm_add_pd(weight, _mm_mul_pd(c01, _mm_loadu_pd(rows.p01 + k)));
-    weight = _mm_add_pd(weight, _mm_mul_pd(c11, _mm_loadu_pd(rows.p11 + k)));
-    const __m128d inside = _mm_and_pd(_mm_cmpge_pd(column, first), _mm_cmple_pd(column, last));
-    weight = _mm_and_pd(weight, inside);
-    column = _mm_add_pd(column, step);
-    double* pixel = out + 3 * k;
-    _mm_storeu_pd(pixel, _mm_add_pd(_mm_loadu_pd(pixel),
-                                    _mm_mul_pd(red_green, _mm_unpacklo_pd(weight, weight))));
-    _mm_storeu_pd(pixel + 2, _mm_add_pd(_mm_loadu_pd(pixel + 2), _mm_mul_pd(blue_red, weight)));
-    _mm_storeu_pd(pixel + 4, _mm_add_pd(_mm_loadu_pd(pixel + 4),
-                                        _mm_mul_pd(green_blue, _mm_unpackhi_pd(weight, weight))));
-  }
-#endif
-  return k;
-}
-
 // One pixel at a time from pixel k to the end.
 inline void add_tail(const PhaseRows& rows, const Blend& blend, const Colour& colour, double* out,
                      std::int64_t k, std::int64_t count, std::int64_t lo, std::int64_t hi) {
@@ -81,51 +48,139 @@ inline void add_tail(const PhaseRows& rows, const Blend& blend, const Colour& co
   }
 }
 
-// Adds colour * weight to the `count` RGB pixels at `out`, the weight zero outside the
-// pixels [lo, hi] of the row.
-inline void add(const PhaseRows& rows, const Blend& blend, const Colour& colour, double* out,
-                std::int64_t count, std::int64_t lo, std::int64_t hi) {
-  const std::int64_t k = add_pairs(rows, blend, colour, out, 0, count, lo, hi);
-  add_tail(rows, blend, colour, out, k, count, lo, hi);
-}
+// The row adders below are made once per event and then add its rows: their vector constants
+// stay in registers across rows (set up per row, they were reloaded and spilled on every row,
+// since the frame's vector stores may alias anything in memory).
+
+#if defined(__SSE2__)
+// Two-pixel steps, six doubles a step: [r g][b r][g b] times [w0 w0][w0 w1][w1 w1].
+class PairSteps {
+ public:
+  PairSteps(const Blend& blend, const Colour& colour)
+      : c00_(_mm_set1_pd(blend.c00)),
+        c10_(_mm_set1_pd(blend.c10)),
+        c01_(_mm_set1_pd(blend.c01)),
+        c11_(_mm_set1_pd(blend.c11)),
+        red_green_(_mm_set_pd(colour.green, colour.red)),
+        blue_red_(_mm_set_pd(colour.red, colour.blue)),
+        green_blue_(_mm_set_pd(colour.blue, colour.green)) {}
+
+  // From pixel k while two remain; returns the first pixel not done.
+  std::int64_t add(const PhaseRows& rows, double* out, std::int64_t k, std::int64_t count,
+                   std::int64_t lo, std::int64_t hi) const {
+    const __m128d first = _mm_set1_pd(double(lo)), last = _mm_set1_pd(double(hi));
+    const __m128d step = _mm_set1_pd(2.0);
+    __m128d column = _mm_set_pd(double(k + 1), double(k));
+    for (; k + 2 <= count; k += 2) {
+      __m128d weight = _mm_mul_pd(c00_, _mm_loadu_pd(rows.p00 + k));
+      weight = _mm_add_pd(weight, _mm_mul_pd(c10_, _mm_loadu_pd(rows.p10 + k)));
+      weight = _mm_add_pd(weight, _mm_mul_pd(c01_, _mm_loadu_pd(rows.p01 + k)));
+      weight = _mm_add_pd(weight, _mm_mul_pd(c11_, _mm_loadu_pd(rows.p11 + k)));
+      const __m128d inside = _mm_and_pd(_mm_cmpge_pd(column, first), _mm_cmple_pd(column, last));
+      weight = _mm_and_pd(weight, inside);
+      column = _mm_add_pd(column, step);
+      double* pixel = out + 3 * k;
+      _mm_storeu_pd(pixel, _mm_add_pd(_mm_loadu_pd(pixel),
+                                      _mm_mul_pd(red_green_, _mm_unpacklo_pd(weight, weight))));
+      _mm_storeu_pd(pixel + 2, _mm_add_pd(_mm_loadu_pd(pixel + 2), _mm_mul_pd(blue_red_, weight)));
+      _mm_storeu_pd(pixel + 4,
+                    _mm_add_pd(_mm_loadu_pd(pixel + 4),
+                               _mm_mul_pd(green_blue_, _mm_unpackhi_pd(weight, weight))));
+    }
+    return k;
+  }
+
+ private:
+  __m128d c00_, c10_, c01_, c11_, red_green_, blue_red_, green_blue_;
+};
+#endif
+
+// The portable adder: SSE2 pairs where the target has them (x86-64 always does), then single
+// pixels.
+class RowAdder {
+ public:
+  RowAdder(const Blend& blend, const Colour& colour)
+      : blend_(blend),
+        colour_(colour)
+#if defined(__SSE2__)
+        ,
+        pairs_(blend, colour)
+#endif
+  {
+  }
+
+  // Adds colour * weight to the `count` RGB pixels at `out`, the weight zero outside the
+  // pixels [lo, hi] of the row.
+  void add(const PhaseRows& rows, double* out, std::int64_t count, std::int64_t lo,
+           std::int64_t hi) const {
+    std::int64_t k = 0;
+#if defined(__SSE2__)
+    k = pairs_.add(rows, out, k, count, lo, hi);
+#endif
+    add_tail(rows, blend_, colour_, out, k, count, lo, hi);
+  }
+
+ private:
+  Blend blend_;
+  Colour colour_;
+#if defined(__SSE2__)
+  PairSteps pairs_;
+#endif
+};
 
 #if defined(__x86_64__)
 // The same with four-pixel AVX2 steps first, for callers compiled for AVX2 (FMA stays off:
-// the same bits as add).
-[[gnu::target("avx2")]] inline void add_avx2(const PhaseRows& rows, const Blend& blend,
-                                             const Colour& colour, double* out, std::int64_t count,
-                                             std::int64_t lo, std::int64_t hi) {
-  // Twelve doubles a step: [r g b r][g b r g][b r g b] times
-  // [w0 w0 w0 w1][w1 w1 w2 w2][w2 w3 w3 w3].
-  const __m256d c00 = _mm256_set1_pd(blend.c00), c10 = _mm256_set1_pd(blend.c10);
-  const __m256d c01 = _mm256_set1_pd(blend.c01), c11 = _mm256_set1_pd(blend.c11);
-  const __m256d rgbr = _mm256_set_pd(colour.red, colour.blue, colour.green, colour.red);
-  const __m256d gbrg = _mm256_set_pd(colour.green, colour.red, colour.blue, colour.green);
-  const __m256d brgb = _mm256_set_pd(colour.blue, colour.green, colour.red, colour.blue);
-  const __m256d first = _mm256_set1_pd(double(lo)), last = _mm256_set1_pd(double(hi));
-  const __m256d step = _mm256_set1_pd(4.0);
-  __m256d column = _mm256_set_pd(3.0, 2.0, 1.0, 0.0);
-  std::int64_t k = 0;
-  for (; k + 4 <= count; k += 4) {
-    __m256d weight = _mm256_mul_pd(c00, _mm256_loadu_pd(rows.p00 + k));
-    weight = _mm256_add_pd(weight, _mm256_mul_pd(c10, _mm256_loadu_pd(rows.p10 + k)));
-    weight = _mm256_add_pd(weight, _mm256_mul_pd(c01, _mm256_loadu_pd(rows.p01 + k)));
-    weight = _mm256_add_pd(weight, _mm256_mul_pd(c11, _mm256_loadu_pd(rows.p11 + k)));
-    const __m256d inside = _mm256_and_pd(_mm256_cmp_pd(column, first, _CMP_GE_OQ),
-                                         _mm256_cmp_pd(column, last, _CMP_LE_OQ));
-    weight = _mm256_and_pd(weight, inside);
-    column = _mm256_add_pd(column, step);
-    double* pixel = out + 3 * k;
-    const __m256d w0 = _mm256_permute4x64_pd(weight, _MM_SHUFFLE(1, 0, 0, 0));
-    const __m256d w1 = _mm256_permute4x64_pd(weight, _MM_SHUFFLE(2, 2, 1, 1));
-    const __m256d w2 = _mm256_permute4x64_pd(weight, _MM_SHUFFLE(3, 3, 3, 2));
-    _mm256_storeu_pd(pixel, _mm256_add_pd(_mm256_loadu_pd(pixel), _mm256_mul_pd(rgbr, w0)));
-    _mm256_storeu_pd(pixel + 4, _mm256_add_pd(_mm256_loadu_pd(pixel + 4), _mm256_mul_pd(gbrg, w1)));
-    _mm256_storeu_pd(pixel + 8, _mm256_add_pd(_mm256_loadu_pd(pixel + 8), _mm256_mul_pd(brgb, w2)));
+// the same bits as RowAdder). Twelve doubles a step: [r g b r][g b r g][b r g b] times
+// [w0 w0 w0 w1][w1 w1 w2 w2][w2 w3 w3 w3].
+class Avx2RowAdder {
+ public:
+  [[gnu::target("avx2")]] Avx2RowAdder(const Blend& blend, const Colour& colour)
+      : c00_(_mm256_set1_pd(blend.c00)),
+        c10_(_mm256_set1_pd(blend.c10)),
+        c01_(_mm256_set1_pd(blend.c01)),
+        c11_(_mm256_set1_pd(blend.c11)),
+        rgbr_(_mm256_set_pd(colour.red, colour.blue, colour.green, colour.red)),
+        gbrg_(_mm256_set_pd(colour.green, colour.red, colour.blue, colour.green)),
+        brgb_(_mm256_set_pd(colour.blue, colour.green, colour.red, colour.blue)),
+        blend_(blend),
+        colour_(colour),
+        pairs_(blend, colour) {}
+
+  [[gnu::target("avx2")]] void add(const PhaseRows& rows, double* out, std::int64_t count,
+                                   std::int64_t lo, std::int64_t hi) const {
+    const __m256d first = _mm256_set1_pd(double(lo)), last = _mm256_set1_pd(double(hi));
+    const __m256d step = _mm256_set1_pd(4.0);
+    __m256d column = _mm256_set_pd(3.0, 2.0, 1.0, 0.0);
+    std::int64_t k = 0;
+    for (; k + 4 <= count; k += 4) {
+      __m256d weight = _mm256_mul_pd(c00_, _mm256_loadu_pd(rows.p00 + k));
+      weight = _mm256_add_pd(weight, _mm256_mul_pd(c10_, _mm256_loadu_pd(rows.p10 + k)));
+      weight = _mm256_add_pd(weight, _mm256_mul_pd(c01_, _mm256_loadu_pd(rows.p01 + k)));
+      weight = _mm256_add_pd(weight, _mm256_mul_pd(c11_, _mm256_loadu_pd(rows.p11 + k)));
+      const __m256d inside = _mm256_and_pd(_mm256_cmp_pd(column, first, _CMP_GE_OQ),
+                                           _mm256_cmp_pd(column, last, _CMP_LE_OQ));
+      weight = _mm256_and_pd(weight, inside);
+      column = _mm256_add_pd(column, step);
+      double* pixel = out + 3 * k;
+      const __m256d w0 = _mm256_permute4x64_pd(weight, _MM_SHUFFLE(1, 0, 0, 0));
+      const __m256d w1 = _mm256_permute4x64_pd(weight, _MM_SHUFFLE(2, 2, 1, 1));
+      const __m256d w2 = _mm256_permute4x64_pd(weight, _MM_SHUFFLE(3, 3, 3, 2));
+      _mm256_storeu_pd(pixel, _mm256_add_pd(_mm256_loadu_pd(pixel), _mm256_mul_pd(rgbr_, w0)));
+      _mm256_storeu_pd(pixel + 4,
+                       _mm256_add_pd(_mm256_loadu_pd(pixel + 4), _mm256_mul_pd(gbrg_, w1)));
+      _mm256_storeu_pd(pixel + 8,
+                       _mm256_add_pd(_mm256_loadu_pd(pixel + 8), _mm256_mul_pd(brgb_, w2)));
+    }
+    k = pairs_.add(rows, out, k, count, lo, hi);
+    add_tail(rows, blend_, colour_, out, k, count, lo, hi);
   }
-  k = add_pairs(rows, blend, colour, out, k, count, lo, hi);
-  add_tail(rows, blend, colour, out, k, count, lo, hi);
-}
+
+ private:
+  __m256d c00_, c10_, c01_, c11_, rgbr_, gbrg_, brgb_;
+  Blend blend_;
+  Colour colour_;
+  PairSteps pairs_;
+};
 #endif
 
 }  // namespace starlens::cached_row

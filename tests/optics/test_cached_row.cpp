@@ -43,6 +43,13 @@ RowCase random_row(std::mt19937_64& random, std::int64_t count) {
   return row;
 }
 
+#if defined(__x86_64__)
+[[gnu::target("avx2")]] void add_with_avx2(const RowCase& row, double* out) {
+  const cached_row::Avx2RowAdder adder(row.blend, row.colour);
+  adder.add(row.rows(), out, row.count, row.lo, row.hi);
+}
+#endif
+
 bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
 }
@@ -62,12 +69,13 @@ TEST_CASE("cached row kernels: vector paths write the scalar path's bits on the 
               on_chord);
       }
       std::vector<double> portable = row.frame;
-      cached_row::add(row.rows(), row.blend, row.colour, portable.data(), count, row.lo, row.hi);
+      cached_row::RowAdder(row.blend, row.colour)
+          .add(row.rows(), portable.data(), count, row.lo, row.hi);
       CHECK(same_bits(portable, scalar));
 #if defined(__x86_64__)
       if (__builtin_cpu_supports("avx2")) {
         std::vector<double> avx2 = row.frame;
-        cached_row::add_avx2(row.rows(), row.blend, row.colour, avx2.data(), count, row.lo, row.hi);
+        add_with_avx2(row, avx2.data());
         CHECK(same_bits(avx2, scalar));
       }
 #endif
