@@ -4,32 +4,44 @@
 #include <limits>
 #include <vector>
 
+#include "ordered_parallel.h"
+
 namespace starlens {
 namespace {
 
 constexpr std::uint64_t kRowsPerBlock = 1 << 16;
 
-void write_vertices(LensmapWriter& writer, const RefinedMesh& mesh) {
+// Rows are gathered block by block (the map is never held whole: peak memory), each block by
+// all threads; HDF5 writes them in order from this thread.
+void write_vertices(LensmapWriter& writer, const RefinedMesh& mesh,
+                    const std::vector<std::uint32_t>& renumbered, std::uint64_t used) {
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
   std::vector<double> xy, dir, g;
   std::vector<std::uint8_t> status;
-  std::uint64_t written = 0;
-  const auto flush = [&] {
-    writer.write_vertices(written, g.size(), xy.data(), dir.data(), g.data(), status.data());
-    written += g.size();
-    xy.clear(), dir.clear(), g.clear(), status.clear();
-  };
-  for (std::size_t v = 0; v < mesh.x.size(); ++v) {
-    if (!mesh.used[v]) continue;
-    const StoredRay& ray = mesh.rays[v];
-    const bool escaped = ray.status() == RayStatus::escaped;
-    xy.insert(xy.end(), {mesh.x[v], mesh.y[v]});
-    for (int k = 0; k < 3; ++k) dir.push_back(escaped ? ray.source_direction[k] : kNaN);
-    g.push_back(escaped ? ray.g : kNaN);
-    status.push_back(static_cast<std::uint8_t>(ray.status()));
-    if (g.size() == kRowsPerBlock) flush();
+  std::size_t source = 0;  // the first vertex not yet written
+  for (std::uint64_t first = 0; first < used; first += kRowsPerBlock) {
+    const std::uint64_t rows = std::min<std::uint64_t>(used - first, kRowsPerBlock);
+    // renumbered[v] is the number of used vertices before v: the block's sources end where
+    // it reaches first + rows.
+    const auto end = static_cast<std::size_t>(
+        std::lower_bound(renumbered.begin() + source, renumbered.end(), first + rows) -
+        renumbered.begin());
+    xy.resize(2 * rows), dir.resize(3 * rows), g.resize(rows), status.resize(rows);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t v = source; v < static_cast<std::int64_t>(end); ++v) {
+      if (!mesh.used[v]) continue;
+      const std::uint64_t row = renumbered[v] - first;
+      const StoredRay& ray = mesh.rays[v];
+      const bool escaped = ray.status() == RayStatus::escaped;
+      xy[2 * row] = mesh.x[v];
+      xy[2 * row + 1] = mesh.y[v];
+      for (int k = 0; k < 3; ++k) dir[3 * row + k] = escaped ? ray.source_direction[k] : kNaN;
+      g[row] = escaped ? ray.g : kNaN;
+      status[row] = static_cast<std::uint8_t>(ray.status());
+    }
+    writer.write_vertices(first, rows, xy.data(), dir.data(), g.data(), status.data());
+    source = end;
   }
-  flush();
 }
 
 void write_triangles(LensmapWriter& writer, const RefinedMesh& mesh,
@@ -39,16 +51,17 @@ void write_triangles(LensmapWriter& writer, const RefinedMesh& mesh,
   std::vector<std::int8_t> parity;
   std::vector<std::uint8_t> depth;
   for (std::uint64_t first = 0; first < mesh.kept.size(); first += kRowsPerBlock) {
-    const std::uint64_t end = std::min<std::uint64_t>(mesh.kept.size(), first + kRowsPerBlock);
-    v.clear(), mu.clear(), parity.clear(), depth.clear();
-    for (std::uint64_t t = first; t < end; ++t) {
-      const KeptTriangle& triangle = mesh.kept[t];
-      for (std::uint32_t index : triangle.v) v.push_back(renumbered[index]);
-      mu.push_back(triangle.mu);
-      parity.push_back(triangle.parity);
-      depth.push_back(triangle.depth);
+    const std::uint64_t rows = std::min<std::uint64_t>(mesh.kept.size() - first, kRowsPerBlock);
+    v.resize(3 * rows), mu.resize(rows), parity.resize(rows), depth.resize(rows);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t row = 0; row < static_cast<std::int64_t>(rows); ++row) {
+      const KeptTriangle& triangle = mesh.kept[first + row];
+      for (int k = 0; k < 3; ++k) v[3 * row + k] = renumbered[triangle.v[k]];
+      mu[row] = triangle.mu;
+      parity[row] = triangle.parity;
+      depth[row] = triangle.depth;
     }
-    writer.write_triangles(first, end - first, v.data(), mu.data(), parity.data(), depth.data());
+    writer.write_triangles(first, rows, v.data(), mu.data(), parity.data(), depth.data());
   }
 }
 
@@ -56,12 +69,14 @@ void write_triangles(LensmapWriter& writer, const RefinedMesh& mesh,
 
 void write_refined_mesh(const std::filesystem::path& path, const std::string& display_path,
                         const LensmapAttributes& attributes, const RefinedMesh& mesh) {
-  std::vector<std::uint32_t> renumbered(mesh.x.size(), 0);
-  std::uint32_t used = 0;
-  for (std::size_t v = 0; v < mesh.x.size(); ++v)
-    if (mesh.used[v]) renumbered[v] = used++;
+  // New numbers of the used vertices: how many used ones come before.
+  std::vector<std::uint32_t> renumbered(mesh.x.size());
+#pragma omp parallel for schedule(static)
+  for (std::int64_t v = 0; v < static_cast<std::int64_t>(mesh.x.size()); ++v)
+    renumbered[v] = mesh.used[v];
+  const std::uint32_t used = exclusive_scan_in_parallel(renumbered);
   LensmapWriter writer(path, display_path, used, mesh.kept.size());
-  write_vertices(writer, mesh);
+  write_vertices(writer, mesh, renumbered, used);
   write_triangles(writer, mesh, renumbered);
   writer.finish(attributes);
 }

@@ -1,6 +1,7 @@
 #include "mesh_refiner.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 #include "bisection_mesh.h"
@@ -261,26 +262,45 @@ RefinedMesh MeshRefiner::collect() {
   result.dropped_early = dropped_early_;
   result.kept_by_depth.assign(parameters_.max_depth + 1, 0);
   const auto& triangles = mesh_.triangles();
-  std::vector<std::int32_t> kept;
-  for (std::size_t t = 0; t < triangles.size(); ++t) {
-    for (std::uint32_t v : triangles[t].v) result.used[v] = 1;
-    const Evaluation& e = evaluations_[t];
-    switch (e.verdict) {
-      case Verdict::keep:
-        kept.push_back(static_cast<std::int32_t>(t));
-        ++result.kept_by_depth[triangles[t].depth];
-        break;
-      case Verdict::shadow:
-        ++result.shadow_triangles;
-        break;
-      case Verdict::dropped:
-        ++result.dropped[static_cast<int>(e.reason)];
-        break;
-      case Verdict::pending:
-      case Verdict::split:
-        break;  // impossible for a final leaf
+  const auto triangle_count = static_cast<std::int64_t>(triangles.size());
+#pragma omp parallel
+  {
+    // Integer counts per thread, summed at the end: the same totals for any thread count.
+    std::vector<std::int64_t> kept_by_depth(result.kept_by_depth.size(), 0);
+    std::array<std::int64_t, kDropReasonCount> dropped{};
+    std::int64_t shadow = 0;
+#pragma omp for schedule(static) nowait
+    for (std::int64_t t = 0; t < triangle_count; ++t) {
+      for (std::uint32_t v : triangles[t].v)
+        std::atomic_ref<std::uint8_t>(result.used[v]).store(1, std::memory_order_relaxed);
+      const Evaluation& e = evaluations_[t];
+      switch (e.verdict) {
+        case Verdict::keep:
+          ++kept_by_depth[triangles[t].depth];
+          break;
+        case Verdict::shadow:
+          ++shadow;
+          break;
+        case Verdict::dropped:
+          ++dropped[static_cast<int>(e.reason)];
+          break;
+        case Verdict::pending:
+        case Verdict::split:
+          break;  // impossible for a final leaf
+      }
+    }
+#pragma omp critical
+    {
+      for (std::size_t d = 0; d < kept_by_depth.size(); ++d)
+        result.kept_by_depth[d] += kept_by_depth[d];
+      for (int r = 0; r < kDropReasonCount; ++r) result.dropped[r] += dropped[r];
+      result.shadow_triangles += shadow;
     }
   }
+  std::vector<std::int32_t> kept;
+  select_in_parallel(
+      triangle_count, [&](std::int64_t t) { return evaluations_[t].verdict == Verdict::keep; },
+      [](std::int64_t t) { return static_cast<std::int32_t>(t); }, kept);
   result.kept.resize(kept.size());
   const auto count = static_cast<std::int64_t>(kept.size());
 #pragma omp parallel for schedule(static)

@@ -43,18 +43,18 @@ T exclusive_scan_in_parallel(std::vector<T>& values) {
   return offsets[used_threads];
 }
 
-// The items of `input` for which keep(item) holds, in input order, into `output`.
-template <typename T, typename Keep>
-void select_in_parallel(const std::vector<T>& input, const Keep& keep, std::vector<T>& output) {
-  const auto n = static_cast<std::int64_t>(input.size());
+// value(i) for the i in [0, n) where keep(i) holds, in order of i, into `output`.
+template <typename T, typename Keep, typename Value>
+void select_in_parallel(std::int64_t n, const Keep& keep, const Value& value,
+                        std::vector<T>& output) {
   std::vector<std::int64_t> offsets(omp_get_max_threads() + 1, 0);
-  std::vector<std::uint8_t> kept(input.size());
+  std::vector<std::uint8_t> kept(n);
 #pragma omp parallel
   {
     const int id = omp_get_thread_num(), threads = omp_get_num_threads();
     const auto [first, end] = thread_range(n, id, threads);
     std::int64_t count = 0;
-    for (std::int64_t i = first; i < end; ++i) count += kept[i] = keep(input[i]) ? 1 : 0;
+    for (std::int64_t i = first; i < end; ++i) count += kept[i] = keep(i) ? 1 : 0;
     offsets[id + 1] = count;
 #pragma omp barrier
 #pragma omp single
@@ -64,8 +64,16 @@ void select_in_parallel(const std::vector<T>& input, const Keep& keep, std::vect
     }
     std::int64_t at = offsets[id];
     for (std::int64_t i = first; i < end; ++i)
-      if (kept[i]) output[at++] = input[i];
+      if (kept[i]) output[at++] = value(i);
   }
+}
+
+// The items of `input` for which keep(item) holds, in input order, into `output`.
+template <typename T, typename Keep>
+void select_in_parallel(const std::vector<T>& input, const Keep& keep, std::vector<T>& output) {
+  select_in_parallel(
+      static_cast<std::int64_t>(input.size()), [&](std::int64_t i) { return keep(input[i]); },
+      [&](std::int64_t i) { return input[i]; }, output);
 }
 
 }  // namespace starlens
