@@ -195,15 +195,16 @@ void MeshRefiner::check_midpoints(std::int32_t t) {
   const MeshTriangle& triangle = mesh_.triangle(t);
   const auto& midpoints = triangle.midpoint;
   const auto& v = triangle.v;
-  const ImagePoint p0 = point(v[0]), p1 = point(v[1]), p2 = point(v[2]);
+  const ImagePoint p[3] = {point(v[0]), point(v[1]), point(v[2])};
+  const GnomonicFrame frame(p[0].source, p[1].source, p[2].source);
   double worst = 0;
   for (int k = 0; k < 3; ++k) {
     const std::uint32_t m = midpoints[k];
     if (rays_[m].status() == RayStatus::failed) return fail(t, DropReason::failed);
     if (rays_[m].status() == RayStatus::captured) return fail(t, DropReason::status);
     const ImagePoint mid = point(m);
-    worst = std::max({worst, edge_midpoint_error(point(v[(k + 1) % 3]), point(v[(k + 2) % 3]), mid),
-                      interpolation_error(p0, p1, p2, mid)});
+    worst = std::max({worst, edge_midpoint_error(p[(k + 1) % 3], p[(k + 2) % 3], mid),
+                      interpolation_error(frame, p[0], p[1], p[2], mid)});
   }
   if (!(worst <= parameters_.tolerance)) {
     const double shrink = std::pow(0.5, parameters_.max_depth - triangle.depth);

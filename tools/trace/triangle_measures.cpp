@@ -41,17 +41,25 @@ double pinhole_solid_angle(double focal, double handedness,
   return solid_angle_from_tangent(handedness * focal * doubled_area, denominator);
 }
 
+GnomonicFrame::GnomonicFrame(const Vec3& s0, const Vec3& s1, const Vec3& s2)
+    : s0_(s0), e1_(vec::minus(s1, s0)), e2_(vec::minus(s2, s0)) {
+  normal_ = vec::cross(e1_, e2_);
+  area2_ = vec::dot(normal_, normal_);
+  plane_ = vec::dot(s0_, normal_);
+}
+
+std::array<double, 3> GnomonicFrame::weights(const Vec3& s) const {
+  // Central projection of s onto the plane x.n = s0.n, relative to s0.
+  const double scale = plane_ / vec::dot(s, normal_);
+  const Vec3 q{scale * s[0] - s0_[0], scale * s[1] - s0_[1], scale * s[2] - s0_[2]};
+  const double w1 = vec::dot(vec::cross(q, e2_), normal_) / area2_;
+  const double w2 = vec::dot(vec::cross(e1_, q), normal_) / area2_;
+  return {1 - w1 - w2, w1, w2};
+}
+
 std::array<double, 3> gnomonic_barycentric(const Vec3& s, const Vec3& s0, const Vec3& s1,
                                            const Vec3& s2) {
-  const Vec3 e1 = vec::minus(s1, s0), e2 = vec::minus(s2, s0);
-  const Vec3 normal = vec::cross(e1, e2);
-  const double area2 = vec::dot(normal, normal);
-  // Central projection of s onto the plane x.n = s0.n, relative to s0.
-  const double scale = vec::dot(s0, normal) / vec::dot(s, normal);
-  const Vec3 q{scale * s[0] - s0[0], scale * s[1] - s0[1], scale * s[2] - s0[2]};
-  const double w1 = vec::dot(vec::cross(q, e2), normal) / area2;
-  const double w2 = vec::dot(vec::cross(e1, q), normal) / area2;
-  return {1 - w1 - w2, w1, w2};
+  return GnomonicFrame(s0, s1, s2).weights(s);
 }
 
 double edge_midpoint_error(const ImagePoint& a, const ImagePoint& b, const ImagePoint& m) {
@@ -68,7 +76,12 @@ double edge_midpoint_error(const ImagePoint& a, const ImagePoint& b, const Image
 
 double interpolation_error(const ImagePoint& p0, const ImagePoint& p1, const ImagePoint& p2,
                            const ImagePoint& m) {
-  const auto w = gnomonic_barycentric(m.source, p0.source, p1.source, p2.source);
+  return interpolation_error(GnomonicFrame(p0.source, p1.source, p2.source), p0, p1, p2, m);
+}
+
+double interpolation_error(const GnomonicFrame& frame, const ImagePoint& p0, const ImagePoint& p1,
+                           const ImagePoint& p2, const ImagePoint& m) {
+  const auto w = frame.weights(m.source);
   const double x = w[0] * p0.x + w[1] * p1.x + w[2] * p2.x;
   const double y = w[0] * p0.y + w[1] * p1.y + w[2] * p2.y;
   const double error = std::sqrt((x - m.x) * (x - m.x) + (y - m.y) * (y - m.y));

@@ -29,6 +29,18 @@ double pinhole_solid_angle(double focal, double handedness,
 std::array<double, 3> gnomonic_barycentric(const Vec3& s, const Vec3& s0, const Vec3& s1,
                                            const Vec3& s2);
 
+// The same with what depends on the triangle alone computed once (the refinement weighs three
+// midpoints per triangle); weights(s) gives gnomonic_barycentric's values bit for bit.
+class GnomonicFrame {
+ public:
+  GnomonicFrame(const Vec3& s0, const Vec3& s1, const Vec3& s2);
+  std::array<double, 3> weights(const Vec3& s) const;
+
+ private:
+  Vec3 s0_, e1_, e2_, normal_;
+  double area2_, plane_;  // |normal|^2, s0 . normal
+};
+
 struct ImagePoint {
   double x, y;
   Vec3 source;
@@ -44,5 +56,8 @@ double edge_midpoint_error(const ImagePoint& a, const ImagePoint& b, const Image
 // traced midpoint. Catches anisotropic stretching that the per-edge ratio underestimates.
 double interpolation_error(const ImagePoint& p0, const ImagePoint& p1, const ImagePoint& p2,
                            const ImagePoint& m);
+// The same with the source triangle's frame already made.
+double interpolation_error(const GnomonicFrame& frame, const ImagePoint& p0, const ImagePoint& p1,
+                           const ImagePoint& p2, const ImagePoint& m);
 
 }  // namespace starlens
