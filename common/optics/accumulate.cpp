@@ -91,7 +91,12 @@ template <class RowAdder>
   if (box_first > box_last) return 0;
   const std::int64_t box_count = box_last - box_first + 1;
   const std::ptrdiff_t window_centre = std::ptrdiff_t(radius) * side + radius;
-  const RowAdder adder(cached_row::Blend{c00, c10, c01, c11}, cached_row::Colour{red, green, blue});
+  const cached_row::Blend blend{c00, c10, c01, c11};
+  const cached_row::Colour colour{red, green, blue};
+  const RowAdder adder(blend, colour);
+  // A flux * colour that overflowed would turn the zero weights off the chord into NaN: such
+  // an event goes pixel by pixel, on the chord only.
+  const bool finite_colour = std::isfinite(red) && std::isfinite(green) && std::isfinite(blue);
   // Read once: the frame's vector stores may alias the cache object as far as the compiler knows.
   const std::ptrdiff_t phase_stride = cache.phase_stride();
   const std::ptrdiff_t phase_row = std::ptrdiff_t(phases + 1) * phase_stride;
@@ -111,7 +116,11 @@ template <class RowAdder>
     const cached_row::PhaseRows rows{p00, p00 + phase_stride, p00 + phase_row,
                                      p00 + phase_row + phase_stride};
     double* out = box + 3 * std::size_t(iy + dj) * width;
-    adder.add(rows, out, box_count, lo - box_first, hi - box_first);
+    if (finite_colour) {
+      adder.add(rows, out, box_count, lo - box_first, hi - box_first);
+    } else {
+      cached_row::add_tail(rows, blend, colour, out, 0, box_count, lo - box_first, hi - box_first);
+    }
     contributions += std::uint64_t(hi - lo + 1);
   }
   return contributions;

@@ -91,6 +91,27 @@ TEST_CASE("cached: row bands add up to the whole frame, pixel by pixel") {
   CHECK(whole == banded);
 }
 
+TEST_CASE("cached: a flux * colour that overflows writes infinity on the support only") {
+  const PhaseCache cache(PsfModel{});
+  GuardedFrame frame(40, 40);
+  const StarEvent e{20.3, 19.6, 10.0, 1.0, 1.0, 1e308, 6.0};  // red = 1e309: infinite
+  const std::uint64_t written = accumulate_cached(e, cache, frame.rgb(), 40, 40, 0, 40);
+  std::uint64_t infinite = 0;
+  for (std::uint32_t j = 0; j < 40; ++j) {
+    for (std::uint32_t i = 0; i < 40; ++i) {
+      INFO("pixel (" << i << ", " << j << ")");
+      if (!centre_inside(e, i, j, e.support)) {
+        CHECK(frame.at(i, j, 0) == 0.0);
+        continue;
+      }
+      infinite += std::isinf(frame.at(i, j, 0));
+      CHECK(std::isfinite(frame.at(i, j, 1)));
+    }
+  }
+  CHECK(infinite == written);
+  CHECK(frame.guards_intact());
+}
+
 TEST_CASE("cached: events off the frame or not finite write nothing") {
   const PhaseCache cache(PsfModel{});
   GuardedFrame frame(16, 16);
