@@ -2,6 +2,7 @@
 # bench/splat_cpu: CPU splat throughput on 1M synthetic events (uniform and hot spot),
 # 1 and 2 threads, peak RSS, and RSS against event count (memory must not grow with it).
 # usage: bench/splat_cpu/run.sh [BUILD_DIR] [WORK_DIR]   (defaults: build, /tmp/starlens-bench-splat)
+#   env: THREADS ("1 2"), REPEAT (3), COUNTS ("250000 1000000")
 set -euo pipefail
 build=${1:-build}
 work=${2:-/tmp/starlens-bench-splat}
@@ -11,11 +12,12 @@ splat=$build/tools/splat/starlens-splat
 mkdir -p "$work"
 threads_list=${THREADS:-"1 2"}
 repeat=${REPEAT:-3}
+counts=${COUNTS:-"250000 1000000"}  # events per stream; add larger ones to check flat memory
 
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores"
 echo "build: $("$splat" --version)"
 for distribution in uniform hotspot; do
-  for count in 250000 1000000; do
+  for count in $counts; do
     "$synth" --distribution "$distribution" --count "$count" --width 1920 --height 1080 --seed 1 \
       -o "$work/$distribution-$count.sle" --force --quiet
   done
@@ -23,7 +25,7 @@ done
 
 printf '\n%-8s %8s %7s %10s %14s %16s %10s %16s %10s %8s %8s\n' distribution events threads cache_s cache_contrib cache/s/core direct_s direct_contrib total_s write_s rss_MB
 for distribution in uniform hotspot; do
-  for count in 250000 1000000; do
+  for count in $counts; do
     for threads in $threads_list; do
       stream=$work/$distribution-$count.sle
       frame=$work/$distribution-$count-t$threads.exr
