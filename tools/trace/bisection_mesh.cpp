@@ -161,6 +161,8 @@ void BisectionMesh::split(std::int32_t t, std::vector<std::int32_t>& created) {
   }
   const std::uint32_t m = midpoint(t, 0);
   const MeshTriangle parent = triangles_[t];
+  // Slots already refilled (fresh) are in `created` already.
+  const bool base_was_fresh = base >= 0 && triangles_[base].fresh;
   const auto [v0, v1, v2] = parent.v;
   const std::uint8_t depth = parent.depth + 1;
   // Children of X = (x0; x1, x2): first = (m; x0, x1) in X's own slot, second = (m; x2, x0)
@@ -182,8 +184,17 @@ void BisectionMesh::split(std::int32_t t, std::vector<std::int32_t>& created) {
   triangles_[t_first].neighbour = {parent.neighbour[2], b_second, t_second};
   triangles_[t_second].neighbour = {parent.neighbour[1], t_first, b_first};
   replace_neighbour(parent.neighbour[1], t, t_second);
-  created.insert(created.end(), {t_first, t_second});
-  if (base >= 0) created.insert(created.end(), {b_first, b_second});
+  if (!parent.fresh) created.push_back(t_first);
+  created.push_back(t_second);
+  if (base < 0) return;
+  if (!base_was_fresh) created.push_back(b_first);
+  created.push_back(b_second);
+}
+
+void BisectionMesh::clear_fresh(const std::vector<std::int32_t>& slots) {
+  const auto count = static_cast<std::int64_t>(slots.size());
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < count; ++i) triangles_[slots[i]].fresh = false;
 }
 
 }  // namespace starlens

@@ -241,17 +241,17 @@ RefinedMesh MeshRefiner::run() {
     for (std::int64_t i = 0; i < candidate_count; ++i) check_midpoints(candidates[i]);
     created.clear();
     for (std::int32_t t : pending) {
+      const Evaluation& e = evaluations_[t];
+      if (e.verdict != Verdict::split && e.verdict != Verdict::dropped) continue;
       // A slot refilled by a forced split earlier in this loop holds a new, unevaluated child.
       if (mesh_.triangle(t).fresh) continue;
-      const Evaluation& e = evaluations_[t];
       if (e.verdict == Verdict::dropped && mesh_.triangle(t).depth < parameters_.max_depth &&
           (e.reason == DropReason::source_size || e.reason == DropReason::tolerance))
         ++dropped_early_;
       if (e.verdict == Verdict::split) mesh_.split(t, created);
     }
-    pending.clear();
-    for (std::int32_t t : created)
-      if (mesh_.take_fresh(t)) pending.push_back(t);
+    pending.swap(created);  // each new triangle once, in order of creation
+    mesh_.clear_fresh(pending);
   }
   return collect();
 }
