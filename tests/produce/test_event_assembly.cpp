@@ -1,6 +1,7 @@
 // One image -> one event: colour and flux of mu K B_nu(nu; g T), and the class of that flux.
 #include <doctest/doctest.h>
 
+#include <bit>
 #include <cmath>
 #include <limits>
 
@@ -8,6 +9,7 @@
 #include "colour/flux_unit.h"
 #include "colour/observed_colour.h"
 #include "event_assembly.h"
+#include "flux_floor.h"
 #include "image_triangle.h"
 
 using namespace starlens;
@@ -125,5 +127,38 @@ TEST_CASE(
     }
     CHECK(exact_no > 2000);
     CHECK(static_cast<double>(quick_no) >= 0.99 * static_cast<double>(exact_no));
+  }
+}
+
+TEST_CASE("the flux floor skips only stars the exact bound skips, and nearly all of them") {
+  for (const double wavelength : {0.551, 1.235, 2.159}) {
+    PsfModel psf;
+    psf.min_y = 1e-7;
+    const EventAssembler assembler(psf, wavelength, ColourMode::table);
+    FluxFloors floors(assembler.quick_bound());
+    std::uint64_t exact_no = 0, floor_no = 0;
+    for (std::int64_t i = 0; i < 40000; ++i) {
+      // Temperatures anywhere in a bin, often at its hot edge (a float's ulp below the next).
+      auto teff = static_cast<float>(1500 * std::pow(40.0, (i % 997) / 997.0));
+      if (i % 3 == 0) {
+        const std::uint32_t next_bin =
+            ((std::bit_cast<std::uint32_t>(teff) >> FluxFloors::kMantissaShift) + 1)
+            << FluxFloors::kMantissaShift;
+        teff = std::bit_cast<float>(next_bin - 1);
+      }
+      const auto flux = static_cast<float>(std::pow(10.0, -6 + 6.0 * ((i * 7919) % 1000) / 1000.0));
+      const double mu = std::pow(10.0, -2 + 3.0 * ((i * 104729) % 1000) / 1000.0);
+      const double g = 0.8 + 0.5 * ((i * 31) % 100) / 100.0;
+      const catalog::CatalogStar star{0, 0, teff, flux, 0};
+      const bool exact = assembler.may_be_visible(teff, assembler.spectrum_scale(star), mu, g);
+      const bool skipped = FluxFloors::too_faint(floors.for_max_g(g), teff, flux, mu);
+      if (exact) CHECK_FALSE(skipped);
+      exact_no += !exact;
+      floor_no += skipped;
+    }
+    CHECK(exact_no > 4000);
+    CHECK(static_cast<double>(floor_no) >= 0.9 * static_cast<double>(exact_no));
+    MESSAGE("band " << wavelength << " um: floor skips " << floor_no << " of " << exact_no
+                    << " the exact bound skips");
   }
 }

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <limits>
 #include <mutex>
 #include <stdexcept>
 
@@ -14,6 +15,7 @@
 #include "core/errors.h"
 #include "core/progress.h"
 #include "events/stream_layout.h"
+#include "flux_floor.h"
 #include "ordered_writer.h"
 #include "read_plan.h"
 
@@ -42,7 +44,9 @@ struct RunState {
 class UnitWorker {
  public:
   explicit UnitWorker(RunState& run)
-      : run_(run), tally_(run.index.triangle_count(), run.settings.width, run.settings.height) {
+      : run_(run),
+        tally_(run.index.triangle_count(), run.settings.width, run.settings.height),
+        flux_floors_(run.assembler.quick_bound()) {
     if (const auto& region = run.settings.bounds.sky_region) {
       bounded_region_ = true;
       region_centre_ = region->centre();
@@ -86,14 +90,13 @@ class UnitWorker {
     spectrum_scale_.assign(count, 0.0);
     const double max_mu = run_.index.max_mu(slot);
     const double max_g = run_.index.max_g(slot);
-    const double log_max_mu = std::log(max_mu);
-    const double log_max_g = std::log(max_g);
+    const double* floors = flux_floors_.for_max_g(max_g);
     for (std::size_t s = 0; s < count; ++s) {
       const catalog::CatalogStar& star = stars[s];
-      if (const auto problem = star_photometry_problem(star)) throw_bad_star(cell, s, *problem);
-      // The region first (a bounded run counts what it leaves out), then the brightness bound
+      if (!plausible_photometry(star)) throw_bad_star(cell, s, *star_photometry_problem(star));
+      // The region first (a bounded run counts what it leaves out), then the brightness floor
       // (most stars of a deep catalogue are too faint for any image of this cell to be seen),
-      // then the direction, which only stars that may be seen need.
+      // then the exact bound and the direction, which only stars that may be seen need.
       Vec3 p{};
       if (bounded_region_) {
         p = direction_of(star);
@@ -102,8 +105,7 @@ class UnitWorker {
           continue;
         }
       }
-      if (!run_.assembler.quick_bound().may_be_visible(star.teff_k, star.flux_jy, log_max_mu,
-                                                       log_max_g)) {
+      if (FluxFloors::too_faint(floors, star.teff_k, star.flux_jy, max_mu)) {
         ++counts.stars_too_faint;
         continue;
       }
@@ -171,6 +173,13 @@ class UnitWorker {
     chunk_closed_ = true;
   }
 
+  // star_photometry_problem's test without building its message.
+  static bool plausible_photometry(const catalog::CatalogStar& star) {
+    constexpr float kInfinity = std::numeric_limits<float>::infinity();
+    return star.teff_k > 0 && star.teff_k < kInfinity && star.flux_jy >= 0 &&
+           star.flux_jy < kInfinity;
+  }
+
   static Vec3 direction_of(const catalog::CatalogStar& star) {
     const double cos_dec = std::cos(star.dec);
     return {cos_dec * std::cos(star.ra), cos_dec * std::sin(star.ra), std::sin(star.dec)};
@@ -184,6 +193,7 @@ class UnitWorker {
 
   RunState& run_;
   ChunkTally tally_;
+  FluxFloors flux_floors_;
   UnitOutput output_;
   bool chunk_closed_ = false;
   std::uint64_t unit_events_ = 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "colour/blackbody_tristimulus.h"
 #include "colour/flux_unit.h"
@@ -85,6 +86,17 @@ bool VisibilityBound::may_be_visible(double teff_k, double flux_jy, double log_m
   const double log_flux =
       std::log(flux_jy) - log_planck_.at(log_t) + log_max_mu + log_luminance_.at(log_observed);
   return log_flux + margin_ >= log_threshold_;
+}
+
+double VisibilityBound::log_flux_floor(double log_t_low, double log_t_high,
+                                       double log_max_g) const {
+  if (!log_planck_.covers(log_t_low) || !log_luminance_.covers(log_t_high + log_max_g))
+    return -std::numeric_limits<double>::infinity();
+  // Y and B_nu grow with T, so within the bin the brightest case has the largest ln Y and the
+  // smallest ln B_nu; the margin covers the tables' errors at those two points as it does at
+  // any other.
+  return log_threshold_ - margin_ + log_planck_.at(log_t_low) -
+         log_luminance_.at(log_t_high + log_max_g);
 }
 
 }  // namespace starlens::produce

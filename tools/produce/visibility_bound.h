@@ -24,6 +24,12 @@ class VisibilityBound {
 
   double margin() const { return margin_; }  // in ln flux
 
+  // The smallest ln(flux density / Jy) below which may_be_visible is false for every star with
+  // temperature in [t_low, t_high] and ln mu <= 0, ln g <= log_max_g: ln Y and ln B_nu both grow
+  // with T, so it takes ln Y at g t_high and ln B_nu at t_low. -infinity where the tables do not
+  // cover those (no star is skipped there). flux_floor.h turns these into one compare a star.
+  double log_flux_floor(double log_t_low, double log_t_high, double log_max_g) const;
+
  private:
   struct Table {
     double first;  // ln T of node 0
