@@ -52,7 +52,7 @@ std::set<std::uint32_t> indexed(const TriangleIndex& index, const catalog::SkyCe
   const std::size_t slot = index.slot_of(sky.cell_of(p));
   if (slot == TriangleIndex::kNoSlot) return hits;
   index.for_each_hit(slot, p, [&](std::uint32_t t, const Barycentric&) {
-    CHECK(hits.insert(t).second);  // each triangle at most once
+    CHECK(hits.insert(index.mesh_triangle(t)).second);  // each triangle at most once
   });
   return hits;
 }

@@ -37,6 +37,10 @@ class GroupGrids {
   // The four corners of the group's grid rectangle, as unit directions (the rectangle's edges
   // are great-circle arcs).
   std::array<Vec3, 4> rectangle_corners(std::uint32_t group) const;
+  // Renames every triangle t held to new_number[t].
+  void renumber(const std::vector<std::uint32_t>& new_number) {
+    for (std::uint32_t& triangle : triangles_) triangle = new_number[triangle];
+  }
 
   // Calls test(triangle) for the triangles of `group` whose bins hold p (a unit vector).
   template <class Test>

@@ -24,7 +24,7 @@ namespace starlens::produce {
 // One chunk of a unit, at most --chunk-events events, made by one worker.
 struct UnitChunk {
   std::vector<StarEvent> events;
-  std::vector<std::uint32_t> triangles;  // index numbering: triangles[i] produced events[i]
+  std::vector<std::uint32_t> triangles;  // mesh numbering: triangles[i] produced events[i]
   std::vector<Classification> classes;   // of each event, to uncount those cut off
   ChunkSummary summary;
 };
@@ -40,7 +40,7 @@ struct UnitOutput {
 
 struct OrderedWriterSettings {
   std::uint64_t max_events = 0;      // 0: no limit
-  std::uint32_t first_triangle = 0;  // file number of the index's triangle 0
+  std::uint32_t first_triangle = 0;  // file number of the mesh's triangle 0
   std::size_t triangle_count = 0;
   std::uint32_t width = 0;
   std::uint32_t height = 0;

@@ -146,7 +146,7 @@ class UnitWorker {
       ++counts.events_by_class[static_cast<int>(classification.event_class)];
       if (classification.event_class == EventClass::discarded) continue;
       if (classification.bounded_by_max) ++counts.direct_bounded;
-      add_event(event, hit.triangle, classification);
+      add_event(event, run_.index.mesh_triangle(hit.triangle), classification);
     }
     times.add("colour", std::chrono::duration<double>(Clock::now() - mapped).count());
   }

@@ -24,6 +24,7 @@
 #include "image_triangle.h"
 #include "lens_mesh.h"
 #include "source_triangle.h"
+#include "triangle_groups.h"
 
 namespace starlens::produce {
 
@@ -63,6 +64,10 @@ class TriangleIndex {
   double max_mu(std::size_t slot) const { return grids_[slot].max_mu; }
   double max_g(std::size_t slot) const { return grids_[slot].max_g; }
 
+  // Triangles are numbered group by group (their candidates then lie together in memory);
+  // the lens mesh's number of the index's triangle t:
+  std::uint32_t mesh_triangle(std::uint32_t triangle) const { return mesh_triangle_[triangle]; }
+
   const SourceTriangle& source(std::uint32_t triangle) const { return sources_[triangle]; }
   // Where a star with these source weights in `triangle` appears, and the triangle's mu.
   ImagePoint map(std::uint32_t triangle, const Barycentric& weights) const {
@@ -72,7 +77,8 @@ class TriangleIndex {
   std::size_t triangle_count() const { return sources_.size(); }
   const IndexStatistics& statistics() const { return statistics_; }
 
-  // Calls visit(triangle, weights) for every triangle whose source triangle contains the
+  // Calls visit(triangle, weights) (the index's numbering) for every triangle whose source
+  // triangle contains the
   // unit vector p, for a star filed under the cell at `slot`; groups whose triangles all have
   // mu below min_mu (images too faint to matter) are passed over.
   template <class Visit>
@@ -155,6 +161,8 @@ class TriangleIndex {
     return scaled >= side ? side - 1 : static_cast<std::uint32_t>(scaled);
   }
 
+  // Renumbers the triangles in the groups' order (unindexed ones last).
+  void number_by_group(const std::vector<TriangleGroup>& groups);
   CellBuild build_cell(std::uint64_t cell, const std::uint32_t* groups, std::size_t group_count,
                        const std::vector<std::array<double, 2>>& group_bounds) const;
 
@@ -162,6 +170,7 @@ class TriangleIndex {
   std::vector<SourceTriangle> sources_;
   std::vector<ImageTriangle> images_;
   std::vector<ImageVertex> image_vertices_;
+  std::vector<std::uint32_t> mesh_triangle_;  // of each index triangle
   std::vector<double> group_max_mu_;  // largest mu of each group's triangles
   std::vector<std::uint64_t> cells_;
   std::vector<CellGrid> grids_;
