@@ -171,7 +171,7 @@ class TriangleIndex {
   std::vector<ImageTriangle> images_;
   std::vector<ImageVertex> image_vertices_;
   std::vector<std::uint32_t> mesh_triangle_;  // of each index triangle
-  std::vector<double> group_max_mu_;  // largest mu of each group's triangles
+  std::vector<double> group_max_mu_;          // largest mu of each group's triangles
   std::vector<std::uint64_t> cells_;
   std::vector<CellGrid> grids_;
   std::vector<GridLevel> levels_;
