@@ -162,7 +162,7 @@ class TriangleIndex {
   }
 
   // Renumbers the triangles in the groups' order (unindexed ones last).
-  void number_by_group(const std::vector<TriangleGroup>& groups);
+  void number_by_group(const LensMesh& mesh, const std::vector<TriangleGroup>& groups);
   CellBuild build_cell(std::uint64_t cell, const std::uint32_t* groups, std::size_t group_count,
                        const std::vector<std::array<double, 2>>& group_bounds) const;
 
