@@ -38,6 +38,8 @@ GpuEngineOptions engine_options(const SplatSettings& settings) {
   options.batch_events = environment_count("STARLENS_GPU_BATCH_EVENTS", options.batch_events);
   options.tile_references =
       environment_count("STARLENS_GPU_TILE_REFERENCES", options.tile_references);
+  options.scatter_segment =
+      environment_count("STARLENS_GPU_SCATTER_SEGMENT", options.scatter_segment);
   return options;
 }
 
@@ -108,6 +110,7 @@ class GpuBackend final : public SplatBackend {
                          {"strategy", settings_.gpu_strategy},
                          {"batch_events", options_.batch_events},
                          {"tile_references_per_round", options_.tile_references},
+                         {"scatter_segment", options_.scatter_segment},
                          {"batches_submitted", engine_.batches_submitted()},
                          {"batches_completed", engine_.batches_completed()},
                          {"strategy_choices", strategy_choices()}};

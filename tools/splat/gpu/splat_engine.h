@@ -37,6 +37,8 @@ struct GpuEngineOptions {
   // Tile references per binning round (raised to the tile count if below it); batches
   // with more are split into rounds.
   std::uint32_t tile_references = 1 << 23;
+  // References per scatter16 work item: tiles with longer lists are split into partial sums.
+  std::uint32_t scatter_segment = 256;
 };
 
 // Device seconds per phase (from GPU events), and host seconds spent staging into pinned

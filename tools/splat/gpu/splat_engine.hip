@@ -110,7 +110,7 @@ struct SplatEngine::State {
   int current = 0;
   std::uint32_t capacity = 0;
   std::unique_ptr<BatchSummariser> summariser;
-  std::unique_ptr<TileScratch> tiles16, tiles32;
+  std::unique_ptr<TileScratch> tiles16, tiles32, scatter_tiles;
   std::uint32_t persistent_blocks = 0;
   GpuPhaseSeconds seconds;
   std::uint64_t submitted = 0, completed = 0, direct = 0, stream_direct = 0, events_total = 0;
@@ -122,13 +122,14 @@ struct SplatEngine::State {
 
   TileScratch& scratch(GpuStrategy strategy) {
     const std::uint32_t tile = strategy_tile_size(strategy);
-    auto& owner = tile == 16 ? tiles16 : tiles32;  // scatter16 shares tile16's scratch
+    const bool scatter = strategy == GpuStrategy::scatter16;
+    auto& owner = scatter ? scatter_tiles : tile == 16 ? tiles16 : tiles32;
     // Segments of a tile's list: long enough to amortise a block's frame update, short
     // enough that a hot spot's few tiles still spread over all multiprocessors.
+    const std::uint32_t segment = scatter ? options.scatter_segment : tile == 16 ? 256u : 512u;
     if (!owner)
       owner = std::make_unique<TileScratch>(make_tile_grid(constants.width, constants.height, tile),
-                                            tile == 16 ? 256u : 512u, options.tile_references,
-                                            compute());
+                                            segment, options.tile_references, compute());
     return *owner;
   }
 
@@ -361,6 +362,7 @@ void SplatEngine::finish(std::vector<double>& rgb) {
   check_gpu(hipStreamSynchronize(s.copy()), "upload");
   s.check_scratch(s.tiles16);
   s.check_scratch(s.tiles32);
+  s.check_scratch(s.scatter_tiles);
   // Poisoned first: a value the download failed to write shows as NaN, never as zero.
   rgb.assign(s.frame.size(), std::numeric_limits<double>::quiet_NaN());
   const auto start = std::chrono::steady_clock::now();
