@@ -9,20 +9,21 @@
 namespace starlens {
 namespace {
 
-constexpr std::uint64_t kRowsPerBlock = 1 << 16;
+constexpr std::uint64_t kRowsPerBlock = 1 << 16;  // one HDF5 chunk per write, as before
+// Rows gathered at once, by all threads: few parallel regions (threads idle-spin between
+// them while HDF5 writes), and buffers far smaller than the refinement's peak memory.
+constexpr std::uint64_t kRowsPerGather = 4 * kRowsPerBlock;
 
-// Rows are gathered block by block (the map is never held whole: peak memory), each block by
-// all threads; HDF5 writes them in order from this thread.
 void write_vertices(LensmapWriter& writer, const RefinedMesh& mesh,
                     const std::vector<std::uint32_t>& renumbered, std::uint64_t used) {
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
   std::vector<double> xy, dir, g;
   std::vector<std::uint8_t> status;
   std::size_t source = 0;  // the first vertex not yet written
-  for (std::uint64_t first = 0; first < used; first += kRowsPerBlock) {
-    const std::uint64_t rows = std::min<std::uint64_t>(used - first, kRowsPerBlock);
-    // renumbered[v] is the number of used vertices before v: the block's sources end where
-    // it reaches first + rows.
+  for (std::uint64_t first = 0; first < used; first += kRowsPerGather) {
+    const std::uint64_t rows = std::min<std::uint64_t>(used - first, kRowsPerGather);
+    // renumbered[v] is the number of used vertices before v: the rows' sources end where it
+    // reaches first + rows.
     const auto end = static_cast<std::size_t>(
         std::lower_bound(renumbered.begin() + source, renumbered.end(), first + rows) -
         renumbered.begin());
@@ -39,7 +40,9 @@ void write_vertices(LensmapWriter& writer, const RefinedMesh& mesh,
       g[row] = escaped ? ray.g : kNaN;
       status[row] = static_cast<std::uint8_t>(ray.status());
     }
-    writer.write_vertices(first, rows, xy.data(), dir.data(), g.data(), status.data());
+    for (std::uint64_t at = 0; at < rows; at += kRowsPerBlock)
+      writer.write_vertices(first + at, std::min(rows - at, kRowsPerBlock), &xy[2 * at],
+                            &dir[3 * at], &g[at], &status[at]);
     source = end;
   }
 }
@@ -50,8 +53,8 @@ void write_triangles(LensmapWriter& writer, const RefinedMesh& mesh,
   std::vector<double> mu;
   std::vector<std::int8_t> parity;
   std::vector<std::uint8_t> depth;
-  for (std::uint64_t first = 0; first < mesh.kept.size(); first += kRowsPerBlock) {
-    const std::uint64_t rows = std::min<std::uint64_t>(mesh.kept.size() - first, kRowsPerBlock);
+  for (std::uint64_t first = 0; first < mesh.kept.size(); first += kRowsPerGather) {
+    const std::uint64_t rows = std::min<std::uint64_t>(mesh.kept.size() - first, kRowsPerGather);
     v.resize(3 * rows), mu.resize(rows), parity.resize(rows), depth.resize(rows);
 #pragma omp parallel for schedule(static)
     for (std::int64_t row = 0; row < static_cast<std::int64_t>(rows); ++row) {
@@ -61,7 +64,9 @@ void write_triangles(LensmapWriter& writer, const RefinedMesh& mesh,
       parity[row] = triangle.parity;
       depth[row] = triangle.depth;
     }
-    writer.write_triangles(first, rows, v.data(), mu.data(), parity.data(), depth.data());
+    for (std::uint64_t at = 0; at < rows; at += kRowsPerBlock)
+      writer.write_triangles(first + at, std::min(rows - at, kRowsPerBlock), &v[3 * at], &mu[at],
+                             &parity[at], &depth[at]);
   }
 }
 
