@@ -60,7 +60,8 @@ void OrderedWriter::deliver(std::size_t unit, UnitOutput output) {
 }
 
 void OrderedWriter::write_unit(UnitOutput& output) {
-  if (reached_max_) {  // read ahead of the cut: neither written nor counted
+  // Read past the --max-events cut, or the run failed: neither written nor counted.
+  if (reached_max_ || stop_.load()) {
     add_reads(discarded_reads_, output.reads);
     cells_discarded_ += output.cells;
     return;
