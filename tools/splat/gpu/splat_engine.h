@@ -33,12 +33,14 @@ struct GpuEngineOptions {
   std::optional<GpuStrategy> strategy;  // nullopt: adaptive
   AdaptiveThresholds thresholds = default_adaptive_thresholds();
   bool all_direct = false;
-  std::uint32_t batch_events = 1 << 18;  // events per GPU batch (several stream chunks)
+  // 2^20 (four times the first default): the per-batch scan and the per-work-item set-up of
+  // the tile kernels are amortised over more events (measured, docs/gpu.md).
+  std::uint32_t batch_events = 1 << 20;  // events per GPU batch (several stream chunks)
   // Tile references per binning round (raised to the tile count if below it); batches
   // with more are split into rounds.
-  std::uint32_t tile_references = 1 << 23;
+  std::uint32_t tile_references = 1 << 25;  // one round holds a default batch's references
   // References per scatter16 work item: tiles with longer lists are split into partial sums.
-  std::uint32_t scatter_segment = 256;
+  std::uint32_t scatter_segment = 1024;
 };
 
 // Device seconds per phase (from GPU events), and host seconds spent staging into pinned
