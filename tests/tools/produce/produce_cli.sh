@@ -79,6 +79,15 @@ PY
   fail "replay of the 3-thread run on 1 thread: $(cat four/replay.err)"
 grep -q "outputs and counts match" four/replay.err || fail "replay: $(cat four/replay.err)"
 cmp -s four/e.sle four/e.replay.sle || fail "replay: bytes differ"
+# A replay whose input changed since the manifest names that input and writes nothing.
+mkdir five && cp hole.h5 sky.h5 five/
+(cd five && "$produce" -l hole.h5 -c sky.h5 -o e.sle $blocks $psf --quiet) || fail "run for the changed-input replay"
+printf 'x' >>five/sky.h5
+(cd five && expect 2 "sky.h5: sha256: input changed since e.sle.manifest.json" \
+  "$produce" --from-manifest e.sle.manifest.json --quiet)
+[ -e five/e.replay.sle ] && fail "a replay with a changed input left its output"
+printf 'x' >>five/hole.h5
+(cd five && expect 2 "hole.h5: sha256: input changed" "$produce" --from-manifest e.sle.manifest.json --quiet)
 classes=$($sle classes one/e.sle) || fail "an event disobeys its class"
 echo "classes: $classes"
 python3 - one/e.sle.manifest.json "$classes" <<'PY' || fail "manifest counts"
