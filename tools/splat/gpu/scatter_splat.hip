@@ -71,19 +71,8 @@ __global__ void __launch_bounds__(kScatterBlock)
       for (std::uint32_t c = 0; c < 3; ++c)
 #pragma unroll
         for (std::uint32_t copy = 0; copy < kWarps; ++copy) sum[c] += copies[copy][c][local];
-      const std::int32_t i = tile_i + std::int32_t(local % kTile);
-      const std::int32_t j = tile_j + std::int32_t(local / kTile);
-      if (item.slot >= 0) {
-        double* partial = buffers.partials + (std::size_t(item.slot) * kTilePixels + local) * 3;
-        partial[0] = sum[0];
-        partial[1] = sum[1];
-        partial[2] = sum[2];
-      } else if (i < std::int32_t(constants.width) && j < std::int32_t(constants.height)) {
-        double* pixel = frame + 3 * (std::size_t(j) * constants.width + i);
-        pixel[0] += sum[0];
-        pixel[1] += sum[1];
-        pixel[2] += sum[2];
-      }
+      store_tile_sum(item, buffers, kTilePixels, local, tile_i + std::int32_t(local % kTile),
+                     tile_j + std::int32_t(local / kTile), sum, constants, frame);
     }
     __syncthreads();  // the copies are cleared for the next work item
   }

@@ -79,6 +79,26 @@ struct TileBuffers {
   TileTotals* totals;
 };
 
+// A work item's sum for one tile pixel (local index `local` of a tile of `tile_pixels`, frame
+// pixel (i, j)): into its partial-sum slot when the tile's list was split, else added to the
+// frame (pixels of a partial tile outside the frame are skipped).
+__device__ inline void store_tile_sum(const TileWork& item, const TileBuffers& buffers,
+                                      std::uint32_t tile_pixels, std::uint32_t local,
+                                      std::int32_t i, std::int32_t j, const double (&sum)[3],
+                                      const SplatConstants& constants, double* frame) {
+  if (item.slot >= 0) {
+    double* partial = buffers.partials + (std::size_t(item.slot) * tile_pixels + local) * 3;
+    partial[0] = sum[0];
+    partial[1] = sum[1];
+    partial[2] = sum[2];
+  } else if (i < std::int32_t(constants.width) && j < std::int32_t(constants.height)) {
+    double* pixel = frame + 3 * (std::size_t(j) * constants.width + i);
+    pixel[0] += sum[0];
+    pixel[1] += sum[1];
+    pixel[2] += sum[2];
+  }
+}
+
 void launch_tile_binning(const PreparedEvent* events, std::uint32_t count,
                          const TileBuffers& buffers, hipStream_t stream);
 void launch_tile_accumulate(const PreparedEvent* events, const TileBuffers& buffers,

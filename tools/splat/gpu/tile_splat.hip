@@ -185,19 +185,8 @@ __global__ void __launch_bounds__(kBlock)
     }
 #pragma unroll
     for (std::uint32_t k = 0; k < Pixels::kPerThread; ++k) {
-      const std::int32_t j = j0 + std::int32_t(k);
-      if (item.slot >= 0) {
-        double* partial =
-            buffers.partials + (std::size_t(item.slot) * kTile * kTile + Pixels::local(k)) * 3;
-        partial[0] = sum[k][0];
-        partial[1] = sum[k][1];
-        partial[2] = sum[k][2];
-      } else if (i < std::int32_t(constants.width) && j < std::int32_t(constants.height)) {
-        double* pixel = frame + 3 * (std::size_t(j) * constants.width + i);
-        pixel[0] += sum[k][0];
-        pixel[1] += sum[k][1];
-        pixel[2] += sum[k][2];
-      }
+      store_tile_sum(item, buffers, kTile * kTile, Pixels::local(k), i, j0 + std::int32_t(k),
+                     sum[k], constants, frame);
     }
   }
   add_block_count(added, contributions);
