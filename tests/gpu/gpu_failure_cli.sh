@@ -22,6 +22,9 @@ STARLENS_GPU_BATCH_EVENTS=0 expect 2 "STARLENS_GPU_BATCH_EVENTS" \
   "$splat" -i events.sle -o frame.exr --backend gpu --quiet
 STARLENS_GPU_TILE_REFERENCES=many expect 2 "STARLENS_GPU_TILE_REFERENCES" \
   "$splat" -i events.sle -o frame.exr --backend gpu --quiet
+STARLENS_GPU_SCATTER_SEGMENT=-3 expect 2 "STARLENS_GPU_SCATTER_SEGMENT.*not a whole number" \
+  "$splat" -i events.sle -o frame.exr --backend gpu --quiet
+expect 2 "--gpu-strategy: scatter32 not in {atomic,tile16,tile32,scatter16,adaptive}" "$splat" -i events.sle -o frame.exr --backend gpu --gpu-strategy scatter32 --quiet
 [ ! -e frame.exr ] || fail "a rejected run left a frame"
 
 [ "$failures" = 0 ] && echo "gpu failure paths: all checks passed"
