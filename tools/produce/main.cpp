@@ -242,7 +242,8 @@ int run_produce(const ProduceOptions& options, int argc, char** argv) {
   manifest.timings()["produce_wall"] = produce_seconds;
   manifest.timings()["total"] = seconds_since(start);
   manifest.section("timings_note") =
-      "read, mapping, colour and write are thread-seconds summed over the workers";
+      "read, mapping, colour and write are thread-seconds summed over the workers; produce_cpu is "
+      "the workers' CPU time over the traversal";
 
   if (options.sink == "count") {
     const nlohmann::json report = {{"counts", manifest.counts()},

@@ -1,6 +1,7 @@
 #include "producer.h"
 
 #include <omp.h>
+#include <time.h>
 
 #include <algorithm>
 #include <atomic>
@@ -23,6 +24,13 @@ namespace starlens::produce {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// CPU time of the calling thread (not counting time it waited or was preempted).
+double thread_cpu_seconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
 
 struct Hit {
   std::uint32_t star;  // within the cell
@@ -259,6 +267,7 @@ ProducerResult run_producer(const TriangleIndex& index, catalog::CatalogStore& s
 
 #pragma omp parallel
   {
+    const double cpu_start = thread_cpu_seconds();
     UnitWorker worker(run);
     try {
       for (;;) {
@@ -290,6 +299,7 @@ ProducerResult run_producer(const TriangleIndex& index, catalog::CatalogStore& s
       }
       writer.abandon();
     }
+    worker.times.add("produce_cpu", thread_cpu_seconds() - cpu_start);
     std::lock_guard lock(merge_mutex);
     for (const auto& [phase, seconds] : worker.times.all()) result.thread_times.add(phase, seconds);
   }

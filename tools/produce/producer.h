@@ -35,7 +35,8 @@ struct ProducerSettings {
 
 struct ProducerResult {
   ProducerCounts counts;
-  // Thread-seconds per phase (read, mapping, colour, write), summed over the workers.
+  // Thread-seconds per phase (read, mapping, colour, write), summed over the workers, and
+  // produce_cpu: the workers' CPU time over the whole traversal (waits and preemption left out).
   PhaseTimes thread_times;
   double wall_seconds = 0;
   std::vector<ChunkSummary> chunks;  // in stream order
