@@ -214,7 +214,8 @@ void MeshRefiner::check_midpoints(std::int32_t t) {
 }
 
 RefinedMesh MeshRefiner::run() {
-  std::vector<std::int32_t> pending, candidates, created;
+  std::vector<std::int32_t> pending, candidates, created, visits;
+  const auto decode = [](std::int32_t visit) { return visit >= 0 ? visit : ~visit; };
   for (std::int32_t t = 0; t < static_cast<std::int32_t>(mesh_.triangles().size()); ++t)
     if (mesh_.take_fresh(t)) pending.push_back(t);
   while (!pending.empty()) {
@@ -239,16 +240,53 @@ RefinedMesh MeshRefiner::run() {
     const auto candidate_count = static_cast<std::int64_t>(candidates.size());
 #pragma omp parallel for schedule(dynamic, 4096)
     for (std::int64_t i = 0; i < candidate_count; ++i) check_midpoints(candidates[i]);
+    // The serial part of the pass: the conforming splits, in pending order. What it visits is
+    // selected on all threads first: splits (>= 0) and drops to count as early (~t, < 0).
+    select_in_parallel(
+        static_cast<std::int64_t>(pending.size()),
+        [&](std::int64_t i) {
+          const Evaluation& e = evaluations_[pending[i]];
+          return e.verdict == Verdict::split ||
+                 (e.verdict == Verdict::dropped &&
+                  mesh_.triangle(pending[i]).depth < parameters_.max_depth &&
+                  (e.reason == DropReason::source_size || e.reason == DropReason::tolerance));
+        },
+        [&](std::int64_t i) {
+          return evaluations_[pending[i]].verdict == Verdict::split ? pending[i] : ~pending[i];
+        },
+        visits);
     created.clear();
-    for (std::int32_t t : pending) {
-      const Evaluation& e = evaluations_[t];
-      if (e.verdict != Verdict::split && e.verdict != Verdict::dropped) continue;
+    // Room for what the splits will add, not counting coarser neighbours split first: a
+    // triangle beside t and one beside its base (two for a pair of splits that share the
+    // hypotenuse), and the hypotenuse's midpoint where no candidate made it.
+    const auto visit_count = static_cast<std::int64_t>(visits.size());
+    std::int64_t new_triangles = 0, new_vertices = 0;
+#pragma omp parallel for schedule(static) reduction(+ : new_triangles, new_vertices)
+    for (std::int64_t i = 0; i < visit_count; ++i) {
+      if (visits[i] < 0) continue;
+      const MeshTriangle& triangle = mesh_.triangle(visits[i]);
+      const std::int32_t base = triangle.neighbour[0];
+      const bool pair = base >= 0 && mesh_.triangle(base).neighbour[0] == visits[i] &&
+                        evaluations_[base].verdict == Verdict::split;
+      new_triangles += base < 0 ? 1 : pair ? 1 : 2;
+      new_vertices += triangle.midpoint[0] == kNoVertex ? 1 : 0;
+    }
+    mesh_.reserve(new_triangles, new_vertices);
+    for (std::int64_t i = 0; i < visit_count; ++i) {
+      // The splits read and write triangles at random, one after another: ask for the
+      // triangles (and the neighbours across the hypotenuse) of the visits ahead.
+      if (i + 16 < visit_count) __builtin_prefetch(&mesh_.triangle(decode(visits[i + 16])));
+      if (i + 8 < visit_count) {
+        const std::int32_t base = mesh_.triangle(decode(visits[i + 8])).neighbour[0];
+        if (base >= 0) __builtin_prefetch(&mesh_.triangle(base));
+      }
+      const std::int32_t t = decode(visits[i]);
       // A slot refilled by a forced split earlier in this loop holds a new, unevaluated child.
       if (mesh_.triangle(t).fresh) continue;
-      if (e.verdict == Verdict::dropped && mesh_.triangle(t).depth < parameters_.max_depth &&
-          (e.reason == DropReason::source_size || e.reason == DropReason::tolerance))
+      if (visits[i] < 0)
         ++dropped_early_;
-      if (e.verdict == Verdict::split) mesh_.split(t, created);
+      else
+        mesh_.split(t, created);
     }
     pending.swap(created);  // each new triangle once, in order of creation
     mesh_.clear_fresh(pending);
