@@ -1,6 +1,8 @@
 #include "trace_run.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <future>
 #include <iostream>
 
 #include "core/atomic_output.h"
@@ -9,6 +11,7 @@
 #include "core/stopwatch.h"
 #include "lensmap_output.h"
 #include "manifest/manifest.h"
+#include "manifest/sha256.h"
 
 namespace starlens {
 namespace {
@@ -93,19 +96,30 @@ int run_trace(const TraceOptions& options, int argc, char** argv) {
   attributes.shadow_triangles = mesh.shadow_triangles;
   for (int r = 0; r < kDropReasonCount; ++r)
     attributes.dropped[drop_reason_name(static_cast<DropReason>(r))] = mesh.dropped[r];
+  std::future<std::string> sha256;
+  std::uint64_t size = 0;
   {
     ScopedPhase phase(times, "write");
     write_refined_mesh(output.temp_path(), options.output, attributes, mesh);
+    // The manifest's hash of the finished file (read back from the page cache, ~0.1 s) on a
+    // thread of its own, while this one waits for fsync and frees the mesh: the bytes hashed
+    // are the final ones, the file is only renamed after this point.
+    size = std::filesystem::file_size(output.temp_path());
+    sha256 =
+        std::async(std::launch::async, [path = output.temp_path()] { return sha256_file(path); });
     output.commit();
   }
   record_counts(manifest, mesh);
+  const std::int64_t kept_triangles = static_cast<std::int64_t>(mesh.kept.size());
+  const std::int64_t shadow_triangles = mesh.shadow_triangles;
+  mesh = RefinedMesh{};
   manifest.add_timings(times);
-  manifest.add_output(options.output, "lensmap");
+  manifest.add_output_hashed(options.output, "lensmap", size, sha256.get());
   manifest.write(options.output, options.common.force);
   if (!options.common.quiet)
     std::cerr << kTool << ": " << manifest.counts()["vertices"].get<std::int64_t>() << " vertices, "
-              << mesh.kept.size() << " triangles (" << mesh.shadow_triangles
-              << " in the shadow) -> " << options.output << '\n';
+              << kept_triangles << " triangles (" << shadow_triangles << " in the shadow) -> "
+              << options.output << '\n';
   return kExitOk;
 }
 
