@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 #include "frame_fixture.h"
@@ -89,6 +90,55 @@ TEST_CASE("cached: row bands add up to the whole frame, pixel by pixel") {
   }
   CHECK(parts == all);
   CHECK(whole == banded);
+}
+
+TEST_CASE("cached: rows widened to whole vector steps near the edges change no other pixel") {
+  // The vector paths widen each row to a multiple of 4 or 8 pixels where the frame's row and
+  // the cache window allow, and add +0.0 there. Against the same event 40 px from the edges of
+  // a wider frame: the same bits on every pixel of the band. The rows around the band hold
+  // -0.0, which an added +0.0 would turn into +0.0: a write that spills past a row's end (or
+  // start) into them is seen.
+  const PhaseCache cache(PsfModel{});
+  constexpr std::uint32_t kHeight = 12, kShift = 40, kBegin = 3, kEnd = 9;
+  auto pattern = [](std::uint32_t i, std::uint32_t j, int c) {
+    if (j < kBegin || j >= kEnd) return -0.0;
+    return 1.0 + 0.125 * ((i * 7 + j * 3 + std::uint32_t(c)) % 11);
+  };
+  for (const std::uint32_t width : {5u, 9u, 11u, 13u, 40u}) {
+    const std::uint32_t wide_width = width + 2 * kShift;
+    for (const double support : {1.5, 2.5, 3.7, 5.2, 9.9}) {
+      for (double x = -6.0; x < width + 6.0; x += 0.328125) {
+        GuardedFrame narrow(width, kHeight), wide(wide_width, kHeight);
+        for (std::uint32_t j = 0; j < kHeight; ++j) {
+          for (std::uint32_t i = 0; i < width; ++i) {
+            for (int c = 0; c < 3; ++c) {
+              narrow.rgb()[3 * (j * width + i) + c] = pattern(i, j, c);
+              wide.rgb()[3 * (j * wide_width + i + kShift) + c] = pattern(i, j, c);
+            }
+          }
+        }
+        const StarEvent e = star(x, 5.71875, 2.0, support);
+        const StarEvent shifted = star(x + kShift, 5.71875, 2.0, support);
+        accumulate_cached(e, cache, narrow.rgb(), width, kHeight, kBegin, kEnd);
+        accumulate_cached(shifted, cache, wide.rgb(), wide_width, kHeight, kBegin, kEnd);
+        INFO("width " << width << ", x " << x << ", support " << support);
+        bool same = true;
+        for (std::uint32_t j = 0; j < kHeight; ++j) {
+          for (std::uint32_t i = 0; i < width; ++i) {
+            for (int c = 0; c < 3; ++c) {
+              const double value = narrow.at(i, j, c);
+              const double* reference = &wide.rgb()[3 * (j * wide_width + i + kShift) + c];
+              const double kept = pattern(i, j, c);
+              same &= std::memcmp(&value, reference, sizeof(double)) == 0;
+              if (j < kBegin || j >= kEnd) same &= std::memcmp(&value, &kept, sizeof(double)) == 0;
+            }
+          }
+        }
+        CHECK(same);
+        CHECK(narrow.guards_intact());
+      }
+    }
+  }
 }
 
 TEST_CASE("cached: a flux * colour that overflows writes infinity on the support only") {
