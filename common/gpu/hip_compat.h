@@ -9,14 +9,36 @@
 
 // Orders the memory accesses of one 32-lane group: AMD wavefronts run their lanes in
 // lockstep, so a compiler barrier is all that is needed (Debian's HIP has no __syncwarp).
-__device__ inline void sync_lane_group() { __builtin_amdgcn_wave_barrier(); }
+__device__ inline void sync_lane_group() {
+  __builtin_amdgcn_wave_barrier();
+}
+
+// Lane `source`'s value to every lane of a group of 32 (kernels use groups of 32 lanes).
+__device__ inline unsigned lane_broadcast(unsigned value, int source) {
+  return __shfl(value, source, 32);
+}
+
+// A hint to fetch a line into the first-level cache; no portable equivalent here.
+__device__ inline void prefetch_to_l1(const void*) {}
 
 #elif defined(__CUDACC__)
 
 #include <cuda_runtime.h>
 
 // Orders the memory accesses of one warp (independent thread scheduling since Volta).
-__device__ inline void sync_lane_group() { __syncwarp(); }
+__device__ inline void sync_lane_group() {
+  __syncwarp();
+}
+
+// Lane `source`'s value to every lane of the warp (all lanes must take part).
+__device__ inline unsigned lane_broadcast(unsigned value, int source) {
+  return __shfl_sync(0xffffffffu, value, source);
+}
+
+// Starts fetching the line holding `address` into L1 without waiting for it.
+__device__ inline void prefetch_to_l1(const void* address) {
+  asm volatile("prefetch.global.L1 [%0];" : : "l"(address));
+}
 
 // Types and constants.
 #define hipError_t cudaError_t
@@ -45,6 +67,7 @@ __device__ inline void sync_lane_group() { __syncwarp(); }
 #define hipRuntimeGetVersion cudaRuntimeGetVersion
 #define hipDeviceSynchronize cudaDeviceSynchronize
 #define hipMemGetInfo cudaMemGetInfo
+#define hipOccupancyMaxActiveBlocksPerMultiprocessor cudaOccupancyMaxActiveBlocksPerMultiprocessor
 
 // Memory.
 #define hipMalloc cudaMalloc

@@ -21,17 +21,19 @@ struct Case {
   bool all_direct;
 };
 
-SplatConstants constants_for(const Case& frame, const PsfModel& model, const PhaseCache& cache) {
+// `quads` receives the kernels' interleaved copy of the cache (it must outlive the constants).
+SplatConstants constants_for(const Case& frame, const PsfModel& model, const PhaseCache& cache,
+                             std::vector<PhaseQuad>& quads) {
   const std::int32_t window = 2 * model.cache_radius + 1;
+  quads = interleave_phase_cache(cache.all_weights(), model.phases, window);
   return {frame.width,
           frame.height,
           model.cache_radius,
           model.phases,
           window,
           frame.all_direct ? 1 : 0,
-          std::uint64_t(window) * window,
           moffat_from_fwhm(model.fwhm, model.beta),
-          cache.all_weights().data()};
+          quads.data()};
 }
 
 // The GPU kernels' sum for one event: every pixel of the prepared box that pixel_weight
@@ -39,12 +41,23 @@ SplatConstants constants_for(const Case& frame, const PsfModel& model, const Pha
 std::uint64_t splat_like_gpu(const StarEvent& event, const SplatConstants& c,
                              std::vector<double>& rgb) {
   const PreparedEvent e = prepare_event(event, c);
+  // The atomic and scatter16 kernels evaluate a register copy of the fields, the tile kernels
+  // the record itself: both must give the same pixels and bits.
+  const CachedEventFields fields = cached_fields(e);
+  bool copies_agree = true;
   std::uint64_t added = 0;
   for (std::int32_t j = e.box.j0; j <= e.box.j1; ++j)
     for (std::int32_t i = e.box.i0; i <= e.box.i1; ++i) {
       double weight = 0;
-      const bool adds = e.direct ? direct_pixel_weight(e, i, j, c.psf, weight)
-                                 : cached_pixel_weight(e, i, j, c, weight);
+      bool adds = false;
+      if (e.direct) {
+        adds = direct_pixel_weight(e, i, j, c.psf, weight);
+      } else {
+        adds = cached_pixel_weight(fields, i, j, c, weight);
+        double record_weight = 0;
+        copies_agree &= cached_pixel_weight(e, i, j, c, record_weight) == adds &&
+                        std::memcmp(&record_weight, &weight, sizeof weight) == 0;
+      }
       if (!adds) continue;
       double* pixel = rgb.data() + 3 * (std::size_t(j) * c.width + i);
       pixel[0] += e.flux_r * weight;
@@ -52,6 +65,7 @@ std::uint64_t splat_like_gpu(const StarEvent& event, const SplatConstants& c,
       pixel[2] += e.flux_b * weight;
       ++added;
     }
+  CHECK(copies_agree);
   // The prepared box never leaves the box the host counts tile references for.
   if (!e.box.empty()) {
     const PixelBox binning = binning_pixel_box(event.x, event.y, event.support, c.width, c.height);
@@ -95,7 +109,8 @@ std::vector<StarEvent> test_events(const Case& frame, double cache_radius) {
 void check_case(const Case& frame) {
   const PsfModel model;
   const PhaseCache cache(model);
-  const SplatConstants c = constants_for(frame, model, cache);
+  std::vector<PhaseQuad> quads;
+  const SplatConstants c = constants_for(frame, model, cache, quads);
   const Moffat psf = c.psf;
   std::vector<double> cpu(std::size_t(frame.width) * frame.height * 3);
   std::vector<double> gpu(cpu.size());

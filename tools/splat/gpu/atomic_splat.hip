@@ -26,7 +26,7 @@ __global__ void __launch_bounds__(kPrepareBlock)
   constexpr std::uint32_t kEventWords = sizeof(StarEvent) / sizeof(double);
   constexpr std::uint32_t kPreparedWords = sizeof(PreparedEvent) / sizeof(double);
   __shared__ double staged_in[kPrepareBlock * kEventWords];
-  __shared__ double staged_out[kPrepareBlock * kPreparedWords];
+  __shared__ PreparedEvent staged_out[kPrepareBlock];
   const std::uint32_t first = blockIdx.x * kPrepareBlock;
   const std::uint32_t here = min(kPrepareBlock, count - first);
   const double* source = reinterpret_cast<const double*>(events + first);
@@ -35,12 +35,13 @@ __global__ void __launch_bounds__(kPrepareBlock)
   __syncthreads();
   if (threadIdx.x < here) {
     const StarEvent& event = reinterpret_cast<const StarEvent*>(staged_in)[threadIdx.x];
-    reinterpret_cast<PreparedEvent*>(staged_out)[threadIdx.x] = prepare_event(event, constants);
+    staged_out[threadIdx.x] = prepare_event(event, constants);
   }
   __syncthreads();
+  const double* staged = reinterpret_cast<const double*>(staged_out);
   double* destination = reinterpret_cast<double*>(prepared + first);
   for (std::uint32_t w = threadIdx.x; w < here * kPreparedWords; w += kPrepareBlock)
-    destination[w] = staged_out[w];
+    destination[w] = staged[w];
 }
 
 __global__ void __launch_bounds__(kBlock)
@@ -50,22 +51,19 @@ __global__ void __launch_bounds__(kBlock)
   const std::uint32_t lane = threadIdx.x % kGroup;
   unsigned long long added = 0;
   if (event_index < count) {
+    // The record's fields are read where used, not copied into registers first as the
+    // scatter kernel does: a group walks only one or two steps of an event (2 x 10^7 uniform
+    // events on the H200: 0.053 s with the copy, 0.043 s without).
     const PreparedEvent& e = events[event_index];
     if (!e.direct && !e.box.empty()) {
-      // The group walks the box row-major, 32 pixels a step, without a division per pixel.
-      const std::int32_t box_width = e.box.i1 - e.box.i0 + 1;
-      std::int32_t i = e.box.i0 + std::int32_t(lane) % box_width;
-      std::int32_t j = e.box.j0 + std::int32_t(lane) / box_width;
-      while (j <= e.box.j1) {
+      for (BoxWalk walk(e.box.i0, e.box.i1, e.box.j0, lane); walk.j <= e.box.j1; walk.advance()) {
         double weight = 0;
-        if (cached_pixel_weight(e, i, j, constants, weight)) {
-          double* pixel = frame + 3 * (std::size_t(j) * constants.width + i);
-          atomicAdd(pixel + 0, e.flux_r * weight);
-          atomicAdd(pixel + 1, e.flux_g * weight);
-          atomicAdd(pixel + 2, e.flux_b * weight);
-          ++added;
-        }
-        for (i += kGroup; i > e.box.i1; i -= box_width) ++j;
+        if (!cached_pixel_weight(e, walk.i, walk.j, constants, weight)) continue;
+        double* pixel = frame + 3 * (std::size_t(walk.j) * constants.width + walk.i);
+        atomicAdd(pixel + 0, e.flux_r * weight);
+        atomicAdd(pixel + 1, e.flux_g * weight);
+        atomicAdd(pixel + 2, e.flux_b * weight);
+        ++added;
       }
     }
   }

@@ -9,6 +9,7 @@
 // bits of the device's cos/sin/log1p/expm1).
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "events/star_event.h"
 #include "optics/moffat.h"
@@ -25,19 +26,44 @@ STARLENS_HOST_DEVICE inline T greater(T a, T b) {
   return a < b ? b : a;
 }
 
+// The weights of one window pixel at the four phases an event interpolates between, side by
+// side, so that a pixel's weights are two 16-byte loads instead of four scattered ones.
+struct alignas(16) PhaseQuad {
+  double w00, w10, w01, w11;
+};
+
 struct SplatConstants {
   std::uint32_t width;
   std::uint32_t height;
-  std::int32_t cache_radius;   // Rc
-  std::int32_t phases;         // P
-  std::int32_t window;         // 2 Rc + 1
-  std::int32_t all_direct;     // --psf-direct
-  std::uint64_t phase_stride;  // window^2 weights per phase
+  std::int32_t cache_radius;  // Rc
+  std::int32_t phases;        // P
+  std::int32_t window;        // 2 Rc + 1
+  std::int32_t all_direct;    // --psf-direct
   Moffat psf;
-  const double* cache;  // device copy of PhaseCache::all_weights()
+  const PhaseQuad* cache;  // interleave_phase_cache(PhaseCache::all_weights()), on the device
 };
 
-struct PreparedEvent {
+// PhaseCache::all_weights() ((P + 1)^2 phases of window^2 weights, phase (a, b) at
+// (b (P + 1) + a) window^2) rearranged for the kernels: for each cell (a, b) of the phase grid
+// (a, b < P, cell b P + a), window^2 quads of the weights at phases (a, b), (a + 1, b),
+// (a, b + 1) and (a + 1, b + 1). The same numbers, so every contribution keeps its bits.
+inline std::vector<PhaseQuad> interleave_phase_cache(const std::vector<double>& weights,
+                                                     std::int32_t phases, std::int32_t window) {
+  const std::size_t area = std::size_t(window) * window, row = std::size_t(phases) + 1;
+  std::vector<PhaseQuad> quads(std::size_t(phases) * phases * area);
+  for (std::int32_t b = 0; b < phases; ++b)
+    for (std::int32_t a = 0; a < phases; ++a) {
+      const double* w00 = weights.data() + (b * row + a) * area;
+      const double* w10 = w00 + area;
+      const double* w01 = w00 + row * area;
+      const double* w11 = w01 + area;
+      PhaseQuad* cell = quads.data() + (std::size_t(b) * phases + a) * area;
+      for (std::size_t k = 0; k < area; ++k) cell[k] = {w00[k], w10[k], w01[k], w11[k]};
+    }
+  return quads;
+}
+
+struct alignas(16) PreparedEvent {
   double x, y;
   double centre_x, centre_y;      // cached: the event relative to the centre of pixel (ix, iy)
   double support;                 // cached: min(support, Rc), as the CPU
@@ -46,10 +72,9 @@ struct PreparedEvent {
   double flux_r, flux_g, flux_b;  // flux times colour
   double c00, c10, c01, c11;      // bilinear coefficients of the four nearest phases
   std::int32_t ix, iy;            // the event's pixel: the window's centre
-  std::int32_t phase00, phase10, phase01, phase11;  // offsets of the four phases' weights
-  PixelBox box;         // pixels the CPU evaluator may visit, inside the frame
-  std::int32_t direct;  // exact evaluation instead of the cache
-  std::int32_t unused;
+  std::int32_t phase_cell;        // the first quad of its phase cell in SplatConstants::cache
+  PixelBox box;                   // pixels the CPU evaluator may visit, inside the frame
+  std::int32_t direct;            // exact evaluation instead of the cache
 };
 
 // The CPU's cached evaluator rounds with floor and ceil by truncation after a bias
@@ -131,11 +156,7 @@ STARLENS_HOST_DEVICE inline PreparedEvent prepare_event(const StarEvent& event,
   e.iy = std::int32_t(iy);
   e.box = {std::int32_t(ix + first_column), std::int32_t(ix + last_column),
            std::int32_t(iy + first_row), std::int32_t(iy + last_row)};
-  const std::int32_t stride = std::int32_t(c.phase_stride), row = c.phases + 1;
-  e.phase00 = (b * row + a) * stride;
-  e.phase10 = (b * row + a + 1) * stride;
-  e.phase01 = ((b + 1) * row + a) * stride;
-  e.phase11 = ((b + 1) * row + a + 1) * stride;
+  e.phase_cell = (b * c.phases + a) * c.window * c.window;
   return e;
 }
 
@@ -153,10 +174,29 @@ STARLENS_HOST_DEVICE inline bool direct_pixel_weight(const PreparedEvent& e, std
   return true;
 }
 
+// What the cached evaluator reads of an event for every pixel, copied into registers once per
+// event by kernels that walk many of its pixels: the compiler does not hoist the loads out of
+// the pixel loop's conditional branches by itself (the profiler showed each pixel reloading a
+// dozen fields of the record, most of the accumulate kernel's L1 traffic).
+struct CachedEventFields {
+  double centre_x, centre_y, support_sq, inner_sq, outer_sq;
+  double flux_r, flux_g, flux_b;
+  double c00, c10, c01, c11;
+  std::int32_t ix, iy, phase_cell;
+};
+
+STARLENS_HOST_DEVICE inline CachedEventFields cached_fields(const PreparedEvent& e) {
+  return {e.centre_x, e.centre_y, e.support_sq, e.inner_sq, e.outer_sq,
+          e.flux_r,   e.flux_g,   e.flux_b,     e.c00,      e.c10,
+          e.c01,      e.c11,      e.ix,         e.iy,       e.phase_cell};
+}
+
 // Whether the centre of pixel (ix + di, iy + dj) lies in the support disc, decided as the
 // CPU does (each row's reach, then the columns within it) wherever rounding could matter.
-STARLENS_HOST_DEVICE inline bool centre_in_support(const PreparedEvent& e, std::int32_t di,
-                                                   std::int32_t dj, std::int32_t bias) {
+// `Event` is a PreparedEvent or its CachedEventFields: the same arithmetic on either.
+template <typename Event>
+STARLENS_HOST_DEVICE inline bool centre_in_support(const Event& e, std::int32_t di, std::int32_t dj,
+                                                   std::int32_t bias) {
   const double dx = di - e.centre_x, dy = dj - e.centre_y;
   const double distance_sq = dx * dx + dy * dy;
   if (distance_sq < e.inner_sq) return true;
@@ -170,14 +210,14 @@ STARLENS_HOST_DEVICE inline bool centre_in_support(const PreparedEvent& e, std::
 
 // Weight of pixel (i, j) of a cached event's box for unit flux; false where the CPU adds
 // nothing (a contribution of weight 0 inside the support still counts, as on the CPU).
-STARLENS_HOST_DEVICE inline bool cached_pixel_weight(const PreparedEvent& e, std::int32_t i,
-                                                     std::int32_t j, const SplatConstants& c,
-                                                     double& weight) {
+template <typename Event>
+STARLENS_HOST_DEVICE inline bool cached_pixel_weight(const Event& e, std::int32_t i, std::int32_t j,
+                                                     const SplatConstants& c, double& weight) {
   const std::int32_t di = i - e.ix, dj = j - e.iy;
   if (!centre_in_support(e, di, dj, c.cache_radius + 3)) return false;
   const std::int32_t offset = (dj + c.cache_radius) * c.window + (di + c.cache_radius);
-  weight = e.c00 * c.cache[e.phase00 + offset] + e.c10 * c.cache[e.phase10 + offset] +
-           e.c01 * c.cache[e.phase01 + offset] + e.c11 * c.cache[e.phase11 + offset];
+  const PhaseQuad w = c.cache[e.phase_cell + offset];
+  weight = e.c00 * w.w00 + e.c10 * w.w10 + e.c01 * w.w01 + e.c11 * w.w11;
   return true;
 }
 

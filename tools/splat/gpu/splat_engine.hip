@@ -15,8 +15,6 @@
 namespace starlens {
 namespace {
 
-constexpr std::uint32_t kBlocksPerMultiprocessor = 8;  // persistent grid of the tile kernels
-
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -103,7 +101,8 @@ struct SplatEngine::State {
   GpuDeviceInfo device;
   std::unique_ptr<GpuStream> copy_stream, compute_stream;
   SplatConstants constants{};
-  DeviceArray<double> frame, cache;
+  DeviceArray<double> frame;
+  DeviceArray<PhaseQuad> cache;
   DeviceArray<PreparedEvent> prepared;
   DeviceArray<unsigned long long> contributions;
   std::array<std::unique_ptr<Slot>, 2> slots;
@@ -111,7 +110,7 @@ struct SplatEngine::State {
   std::uint32_t capacity = 0;
   std::unique_ptr<BatchSummariser> summariser;
   std::unique_ptr<TileScratch> tiles16, tiles32, scatter_tiles;
-  std::uint32_t persistent_blocks = 0;
+  std::uint32_t multiprocessors = 0;
   GpuPhaseSeconds seconds;
   std::uint64_t submitted = 0, completed = 0, direct = 0, stream_direct = 0, events_total = 0;
   std::uint64_t contributions_cached = 0, contributions_direct = 0;
@@ -187,12 +186,12 @@ struct SplatEngine::State {
       slot.mark(Phase::binning, compute());
       if (strategy == GpuStrategy::scatter16)
         launch_scatter_accumulate(round_events, tiles.view, constants, frame.data(),
-                                  contributions.data(), persistent_blocks, compute());
+                                  contributions.data(), multiprocessors, compute());
       else
         launch_tile_accumulate(round_events, tiles.view, constants, frame.data(),
-                               contributions.data(), persistent_blocks, compute());
+                               contributions.data(), multiprocessors, compute());
       slot.mark(Phase::accumulate, compute());
-      launch_tile_merge(tiles.view, constants, frame.data(), persistent_blocks, compute());
+      launch_tile_merge(tiles.view, constants, frame.data(), multiprocessors, compute());
       slot.mark(Phase::merge, compute());
       first = last;
     }
@@ -300,8 +299,7 @@ SplatEngine::SplatEngine(const GpuEngineOptions& options) : state_(std::make_uni
   device.global_memory = properties.totalGlobalMem;
   check_gpu(hipDriverGetVersion(&device.driver_version), "device");
   check_gpu(hipRuntimeGetVersion(&device.runtime_version), "device");
-  state_->persistent_blocks =
-      std::uint32_t(std::max(1, device.multiprocessors)) * kBlocksPerMultiprocessor;
+  state_->multiprocessors = std::uint32_t(std::max(1, device.multiprocessors));
   state_->copy_stream = std::make_unique<GpuStream>("stream creation");
   state_->compute_stream = std::make_unique<GpuStream>("stream creation");
 }
@@ -313,17 +311,17 @@ void SplatEngine::begin(const StreamHeader& header, const std::vector<double>& c
   const PsfModel& psf = header.psf;
   s.frame = DeviceArray<double>(std::size_t(header.width) * header.height * 3, "frame allocation");
   check_gpu(hipMemsetAsync(s.frame.data(), 0, s.frame.bytes(), s.compute()), "frame allocation");
-  s.cache = DeviceArray<double>(cache_weights.size(), "phase cache allocation");
-  check_gpu(hipMemcpy(s.cache.data(), cache_weights.data(), s.cache.bytes(), hipMemcpyHostToDevice),
-            "phase cache upload");
   const std::int32_t window = 2 * psf.cache_radius + 1;
+  const std::vector<PhaseQuad> quads = interleave_phase_cache(cache_weights, psf.phases, window);
+  s.cache = DeviceArray<PhaseQuad>(quads.size(), "phase cache allocation");
+  check_gpu(hipMemcpy(s.cache.data(), quads.data(), s.cache.bytes(), hipMemcpyHostToDevice),
+            "phase cache upload");
   s.constants = {header.width,
                  header.height,
                  psf.cache_radius,
                  psf.phases,
                  window,
                  s.options.all_direct ? 1 : 0,
-                 std::uint64_t(window) * window,
                  moffat_from_fwhm(psf.fwhm, psf.beta),
                  s.cache.data()};
   s.capacity = std::max(s.options.batch_events, header.chunk_capacity);

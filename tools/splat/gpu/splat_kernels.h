@@ -2,9 +2,10 @@
 // Launchers of the splat kernels (atomic_splat.hip, tile_splat.hip). GPU translation units
 // only. Every launcher only queues work on `stream`; errors inside a kernel surface at the
 // next synchronisation.
+#include <algorithm>
 #include <cstdint>
 
-#include "gpu/hip_compat.h"
+#include "gpu/gpu_check.h"
 #include "splat_device.h"
 #include "tile_geometry.h"
 
@@ -19,6 +20,47 @@ __device__ inline void add_block_count(unsigned long long count, unsigned long l
   __syncthreads();
   if (threadIdx.x == 0 && block_count) atomicAdd(total, block_count);
 }
+
+// The size of a persistent grid of `kernel` (blocks of `block_threads`): as many blocks as the
+// device holds at once. More would run as a second, partial wave after the first (the
+// profiler showed a kernel of 70 registers, 7 blocks a multiprocessor, spending a third of its
+// time so), fewer would leave multiprocessors idle.
+template <typename Kernel>
+std::uint32_t resident_grid(Kernel kernel, std::uint32_t block_threads,
+                            std::uint32_t multiprocessors) {
+  int per_multiprocessor = 0;
+  check_gpu(hipOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel,
+                                                         int(block_threads), 0),
+            "occupancy");
+  return multiprocessors * std::uint32_t(std::max(1, per_multiprocessor));
+}
+
+// A group of 32 lanes walking the columns [i0, i1] of rows j0, j0 + 1, ... row-major, 32
+// pixels a step: lane k starts at pixel k of the walk. The start and the step in rows and
+// columns come from one float reciprocal (exact: every quotient is at least 1/32 from an
+// integer), not from integer divisions or a loop per step.
+struct BoxWalk {
+  std::int32_t i, j;
+  std::int32_t i1, width, step_rows, step_columns;
+
+  __device__ BoxWalk(std::int32_t i0, std::int32_t i1_, std::int32_t j0, std::uint32_t lane)
+      : i1(i1_), width(i1_ - i0 + 1) {
+    const float per_row = 1.0f / float(width);
+    const std::int32_t start_rows = std::int32_t((float(lane) + 0.5f) * per_row);
+    step_rows = std::int32_t(32.5f * per_row);
+    step_columns = 32 - step_rows * width;
+    i = i0 + std::int32_t(lane) - start_rows * width;
+    j = j0 + start_rows;
+  }
+  __device__ void advance() {
+    i += step_columns;
+    j += step_rows;
+    if (i > i1) {
+      i -= width;
+      ++j;
+    }
+  }
+};
 
 // Events -> prepared events (pixel box, phase, flux times colour).
 void launch_prepare_events(const StarEvent* events, std::uint32_t count,
@@ -57,7 +99,8 @@ struct TileTotals {
   std::uint32_t work;
   std::uint32_t slots;
   std::uint32_t merges;
-  std::uint32_t overflow;  // sticky: a batch needed more scratch than there was (never expected)
+  std::uint32_t overflow;   // sticky: a batch needed more scratch than there was (never expected)
+  std::uint32_t next_work;  // the accumulate kernels' work-item counter, reset by the scan
 };
 
 // Device scratch of one tile size. Capacities follow from reference_capacity: with
@@ -78,6 +121,18 @@ struct TileBuffers {
   std::uint32_t slot_capacity;
   TileTotals* totals;
 };
+
+// The next work item for the calling block, from the counter the scan reset: blocks that
+// finish early take more, so that a hot spot's long items do not leave most of the grid
+// waiting for the few blocks a fixed stride over the items gave two of them. Which block sums
+// an item does not change its sums or where they go.
+__device__ inline std::uint32_t next_work_item(TileTotals* totals) {
+  __shared__ std::uint32_t item;
+  __syncthreads();  // every thread has read the previous item
+  if (threadIdx.x == 0) item = atomicAdd(&totals->next_work, 1u);
+  __syncthreads();
+  return item;
+}
 
 // A work item's sum for one tile pixel (local index `local` of a tile of `tile_pixels`, frame
 // pixel (i, j)): into its partial-sum slot when the tile's list was split, else added to the
@@ -101,17 +156,18 @@ __device__ inline void store_tile_sum(const TileWork& item, const TileBuffers& b
 
 void launch_tile_binning(const PreparedEvent* events, std::uint32_t count,
                          const TileBuffers& buffers, hipStream_t stream);
+// The tile, scatter and merge kernels run as persistent grids sized by resident_grid.
 void launch_tile_accumulate(const PreparedEvent* events, const TileBuffers& buffers,
                             const SplatConstants& constants, double* frame,
-                            unsigned long long* contributions, std::uint32_t blocks,
+                            unsigned long long* contributions, std::uint32_t multiprocessors,
                             hipStream_t stream);
 // scatter16: the tile16 lists, work items and merge; warps add whole events into shared-memory
 // copies of the tile (scatter_splat.hip).
 void launch_scatter_accumulate(const PreparedEvent* events, const TileBuffers& buffers,
                                const SplatConstants& constants, double* frame,
-                               unsigned long long* contributions, std::uint32_t blocks,
+                               unsigned long long* contributions, std::uint32_t multiprocessors,
                                hipStream_t stream);
 void launch_tile_merge(const TileBuffers& buffers, const SplatConstants& constants, double* frame,
-                       std::uint32_t blocks, hipStream_t stream);
+                       std::uint32_t multiprocessors, hipStream_t stream);
 
 }  // namespace starlens

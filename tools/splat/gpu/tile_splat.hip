@@ -85,6 +85,7 @@ __global__ void __launch_bounds__(kScanThreads) tile_scan_kernel(TileBuffers buf
     totals.work = overflow ? 0 : inclusive.work;
     totals.slots = inclusive.slots;
     totals.merges = overflow ? 0 : inclusive.merges;
+    totals.next_work = 0;
     if (overflow) totals.overflow += 1;
   }
   __syncthreads();
@@ -147,7 +148,8 @@ __global__ void __launch_bounds__(kBlock)
   __shared__ PreparedEvent batch[kBlock];
   const std::uint32_t work_count = buffers.totals->work;
   unsigned long long added = 0;
-  for (std::uint32_t w = blockIdx.x; w < work_count; w += gridDim.x) {
+  for (std::uint32_t w = next_work_item(buffers.totals); w < work_count;
+       w = next_work_item(buffers.totals)) {
     const TileWork item = buffers.work[w];
     const std::int32_t tile_i = std::int32_t(item.tile % buffers.grid.columns * kTile);
     const std::int32_t tile_j = std::int32_t(item.tile / buffers.grid.columns * kTile);
@@ -238,23 +240,31 @@ void launch_tile_binning(const PreparedEvent* events, std::uint32_t count,
 
 void launch_tile_accumulate(const PreparedEvent* events, const TileBuffers& buffers,
                             const SplatConstants& constants, double* frame,
-                            unsigned long long* contributions, std::uint32_t blocks,
+                            unsigned long long* contributions, std::uint32_t multiprocessors,
                             hipStream_t stream) {
+  static const std::uint32_t blocks16 =
+      resident_grid(tile_accumulate_kernel<16>, kBlock, multiprocessors);
+  static const std::uint32_t blocks32 =
+      resident_grid(tile_accumulate_kernel<32>, kBlock, multiprocessors);
   if (buffers.grid.tile == 16)
     tile_accumulate_kernel<16>
-        <<<blocks, kBlock, 0, stream>>>(events, buffers, constants, frame, contributions);
+        <<<blocks16, kBlock, 0, stream>>>(events, buffers, constants, frame, contributions);
   else
     tile_accumulate_kernel<32>
-        <<<blocks, kBlock, 0, stream>>>(events, buffers, constants, frame, contributions);
+        <<<blocks32, kBlock, 0, stream>>>(events, buffers, constants, frame, contributions);
   check_launch("accumulate launch");
 }
 
 void launch_tile_merge(const TileBuffers& buffers, const SplatConstants& constants, double* frame,
-                       std::uint32_t blocks, hipStream_t stream) {
+                       std::uint32_t multiprocessors, hipStream_t stream) {
+  static const std::uint32_t blocks16 =
+      resident_grid(tile_merge_kernel<16>, kBlock, multiprocessors);
+  static const std::uint32_t blocks32 =
+      resident_grid(tile_merge_kernel<32>, kBlock, multiprocessors);
   if (buffers.grid.tile == 16)
-    tile_merge_kernel<16><<<blocks, kBlock, 0, stream>>>(buffers, constants, frame);
+    tile_merge_kernel<16><<<blocks16, kBlock, 0, stream>>>(buffers, constants, frame);
   else
-    tile_merge_kernel<32><<<blocks, kBlock, 0, stream>>>(buffers, constants, frame);
+    tile_merge_kernel<32><<<blocks32, kBlock, 0, stream>>>(buffers, constants, frame);
   check_launch("merge launch");
 }
 
