@@ -191,10 +191,8 @@ void BisectionMesh::split(std::int32_t t, std::vector<std::int32_t>& created) {
   created.push_back(b_second);
 }
 
-void BisectionMesh::reserve(std::size_t more_triangles, std::size_t more_vertices) {
+void BisectionMesh::reserve(std::size_t more_triangles) {
   triangles_.reserve(triangles_.size() + more_triangles);
-  x_.reserve(x_.size() + more_vertices);
-  y_.reserve(y_.size() + more_vertices);
 }
 
 void BisectionMesh::clear_fresh(const std::vector<std::int32_t>& slots) {

@@ -60,9 +60,9 @@ class BisectionMesh {
   // triangle in the mesh is a leaf; a slot given a new triangle is appended to `created` when
   // it becomes fresh (a slot refilled again before take_fresh or clear_fresh is not repeated).
   void split(std::int32_t t, std::vector<std::int32_t>& created);
-  // Prepares room (memory first touched on all threads) for this many more triangles and
-  // vertices, ahead of a run of splits.
-  void reserve(std::size_t more_triangles, std::size_t more_vertices);
+  // Prepares room (memory first touched on all threads) for this many more triangles, ahead
+  // of a run of splits.
+  void reserve(std::size_t more_triangles);
 
  private:
   std::uint32_t add_vertex(double x, double y);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cmath>
 
 #include "bisection_mesh.h"
@@ -13,15 +14,21 @@ namespace {
 
 enum class Verdict : std::uint8_t { pending, keep, shadow, split, dropped };
 
-// Per-triangle evaluation, indexed like the mesh's triangles (8 bytes: the mesh's second
-// largest array; mu is recomputed for the kept triangles only).
+// Per-triangle evaluation, indexed like the mesh's triangles (12 bytes: the mesh's second
+// largest array). mu is kept from the measurement, when both solid angles are at hand, so that
+// collecting the kept triangles gathers no rays; it is stored as two 4-byte words so that the
+// array does not grow to 16 bytes an element for a double's alignment.
 struct Evaluation {
   Verdict verdict = Verdict::pending;
   DropReason reason = DropReason::failed;  // why it failed, for split and dropped
   std::int8_t parity = 0;                  // 0: not all escaped, or degenerate
   bool check_neighbours = false;           // orientation against the neighbours still due
-  float image_solid_angle = 0;             // only compared with a threshold
+  std::array<std::uint32_t, 2> mu_bits{};  // |image| / |source| solid angle, all escaped
+
+  double mu() const { return std::bit_cast<double>(mu_bits); }
+  void set_mu(double mu) { mu_bits = std::bit_cast<std::array<std::uint32_t, 2>>(mu); }
 };
+static_assert(sizeof(Evaluation) == 12);
 
 // A triangle failing size or tolerance whose failure, scaled as if the map were linear down
 // to the maximum depth (edges halve every two bisections, errors go with their square),
@@ -53,10 +60,9 @@ class MeshRefiner {
     return {mesh_.x()[v], mesh_.y()[v], rays_[v].source_direction};
   }
   bool escaped(std::uint32_t v) const { return rays_[v].status() == RayStatus::escaped; }
-  std::array<double, 2> solid_angles(std::int32_t t) const;
   double image_solid_angle(std::int32_t t) const;
-  void measure(std::int32_t t);
-  void check_vertices(std::int32_t t);
+  double measure(std::int32_t t);
+  void check_vertices(std::int32_t t, double image_solid_angle);
   void check_neighbours(std::int32_t t);
   void check_midpoints(std::int32_t t);
   void fail(std::int32_t t, DropReason reason, double futility = 0);
@@ -86,17 +92,9 @@ void MeshRefiner::trace_new_vertices() {
   if (on_traced_) on_traced_(static_cast<std::uint64_t>(count - first));
 }
 
-// Signed solid angles of an all-escaped triangle on the camera's sky and on the source sky.
-std::array<double, 2> MeshRefiner::solid_angles(std::int32_t t) const {
-  const auto& v = mesh_.triangle(t).v;
-  return {
-      signed_solid_angle(camera_direction(v[0]), camera_direction(v[1]), camera_direction(v[2])),
-      signed_solid_angle(rays_[v[0]].source_direction, rays_[v[1]].source_direction,
-                         rays_[v[2]].source_direction)};
-}
-
-// The image side of solid_angles: for a pinhole camera from pixel offsets alone (no unit
-// directions; equal to rounding, and only its sign and size against a threshold are used).
+// Signed solid angle of a triangle on the camera's sky: for a pinhole camera from pixel
+// offsets alone (no unit directions; equal to the unit directions' to rounding, and for tiny
+// triangles more accurate, since no digits go into normalising).
 double MeshRefiner::image_solid_angle(std::int32_t t) const {
   const auto& v = mesh_.triangle(t).v;
   if (camera_.projection() != Projection::pinhole)
@@ -110,17 +108,20 @@ double MeshRefiner::image_solid_angle(std::int32_t t) const {
       {{{x[v[0]] - cx, y[v[0]] - cy}, {x[v[1]] - cx, y[v[1]] - cy}, {x[v[2]] - cx, y[v[2]] - cy}}});
 }
 
-// Parity of an all-escaped triangle: do lensing and the camera wind it the same way?
-void MeshRefiner::measure(std::int32_t t) {
+// Parity and magnification of an all-escaped triangle: do lensing and the camera wind it the
+// same way, and by what ratio of solid angles? Returns the image solid angle (0 unless all
+// escaped).
+double MeshRefiner::measure(std::int32_t t) {
   const auto& v = mesh_.triangle(t).v;
-  if (!(escaped(v[0]) && escaped(v[1]) && escaped(v[2]))) return;
+  if (!(escaped(v[0]) && escaped(v[1]) && escaped(v[2]))) return 0;
   const double image = image_solid_angle(t);
   const double source = signed_solid_angle(
       rays_[v[0]].source_direction, rays_[v[1]].source_direction, rays_[v[2]].source_direction);
   Evaluation& e = evaluations_[t];
-  e.image_solid_angle = static_cast<float>(image);
+  e.set_mu(std::abs(image) / std::abs(source));
   e.parity = static_cast<std::int8_t>((image > 0) == (source > 0) ? 1 : -1);
   if (image == 0 || source == 0) e.parity = 0;
+  return image;
 }
 
 // `futility`: how many times over the bound the failure would remain at the maximum depth.
@@ -136,7 +137,7 @@ void MeshRefiner::fail(std::int32_t t, DropReason reason, double futility) {
 // Criteria that need only the vertices: status, degeneracy, orientation, source size. The
 // comparison of orientation with the neighbours' waits for check_neighbours (their parity may
 // be measured in the same pass); it takes precedence over the source size.
-void MeshRefiner::check_vertices(std::int32_t t) {
+void MeshRefiner::check_vertices(std::int32_t t, double image_solid_angle) {
   const MeshTriangle& triangle = mesh_.triangle(t);
   const auto& v = triangle.v;
   int captured = 0;
@@ -158,7 +159,8 @@ void MeshRefiner::check_vertices(std::int32_t t) {
                       2;
   const double focal = camera_.focal_length();
   const Evaluation& e = evaluations_[t];
-  if (std::abs(e.image_solid_angle) < 1e-9 * area / (focal * focal))
+  // (The solid angle as a float, as this test has always compared it.)
+  if (std::abs(static_cast<float>(image_solid_angle)) < 1e-9 * area / (focal * focal))
     return fail(t, DropReason::degenerate);
   if (e.parity == 0) return fail(t, DropReason::orientation);
   evaluations_[t].check_neighbours = true;
@@ -226,8 +228,7 @@ RefinedMesh MeshRefiner::run() {
 #pragma omp parallel for schedule(dynamic, 4096)
     for (std::int64_t i = 0; i < count; ++i) {
       evaluations_[pending[i]] = Evaluation{};
-      measure(pending[i]);
-      check_vertices(pending[i]);
+      check_vertices(pending[i], measure(pending[i]));
     }
 #pragma omp parallel for schedule(dynamic, 4096)
     for (std::int64_t i = 0; i < count; ++i) check_neighbours(pending[i]);
@@ -256,22 +257,10 @@ RefinedMesh MeshRefiner::run() {
         },
         visits);
     created.clear();
-    // Room for what the splits will add, not counting coarser neighbours split first: a
-    // triangle beside t and one beside its base (two for a pair of splits that share the
-    // hypotenuse), and the hypotenuse's midpoint where no candidate made it.
+    // Room for what the splits will add: one triangle each, as a pair of splits that share
+    // the hypotenuse adds two (most do; the rest, and vertices, fault on their own).
     const auto visit_count = static_cast<std::int64_t>(visits.size());
-    std::int64_t new_triangles = 0, new_vertices = 0;
-#pragma omp parallel for schedule(static) reduction(+ : new_triangles, new_vertices)
-    for (std::int64_t i = 0; i < visit_count; ++i) {
-      if (visits[i] < 0) continue;
-      const MeshTriangle& triangle = mesh_.triangle(visits[i]);
-      const std::int32_t base = triangle.neighbour[0];
-      const bool pair = base >= 0 && mesh_.triangle(base).neighbour[0] == visits[i] &&
-                        evaluations_[base].verdict == Verdict::split;
-      new_triangles += base < 0 ? 1 : pair ? 1 : 2;
-      new_vertices += triangle.midpoint[0] == kNoVertex ? 1 : 0;
-    }
-    mesh_.reserve(new_triangles, new_vertices);
+    mesh_.reserve(visits.size());
     for (std::int64_t i = 0; i < visit_count; ++i) {
       // The splits read and write triangles at random, one after another: ask for the
       // triangles (and the neighbours across the hypotenuse) of the visits ahead.
@@ -291,6 +280,9 @@ RefinedMesh MeshRefiner::run() {
     pending.swap(created);  // each new triangle once, in order of creation
     mesh_.clear_fresh(pending);
   }
+  // The pass lists' memory back before collect's arrays (the run's peak) are made.
+  for (auto* list : {&pending, &candidates, &created, &visits})
+    std::vector<std::int32_t>().swap(*list);
   return collect();
 }
 
@@ -336,19 +328,13 @@ RefinedMesh MeshRefiner::collect() {
       result.shadow_triangles += shadow;
     }
   }
-  std::vector<std::int32_t> kept;
   select_in_parallel(
       triangle_count, [&](std::int64_t t) { return evaluations_[t].verdict == Verdict::keep; },
-      [](std::int64_t t) { return static_cast<std::int32_t>(t); }, kept);
-  result.kept.resize(kept.size());
-  const auto count = static_cast<std::int64_t>(kept.size());
-#pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < count; ++i) {
-    const std::int32_t t = kept[i];
-    const auto [image, source] = solid_angles(t);
-    result.kept[i] = {triangles[t].v, std::abs(image) / std::abs(source), evaluations_[t].parity,
-                      triangles[t].depth};
-  }
+      [&](std::int64_t t) {
+        return KeptTriangle{triangles[t].v, evaluations_[t].mu(), evaluations_[t].parity,
+                            triangles[t].depth};
+      },
+      result.kept);
   result.x = mesh_.release_x();
   result.y = mesh_.release_y();
   result.rays = std::move(rays_);
