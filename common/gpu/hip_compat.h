@@ -21,6 +21,12 @@ __device__ inline unsigned lane_broadcast(unsigned value, int source) {
 // A hint to fetch a line into the first-level cache; no portable equivalent here.
 __device__ inline void prefetch_to_l1(const void*) {}
 
+// atomicAdd(counter, 1) for the calling lane; returns its slot. (Debian's HIP has no
+// __match_any, so lanes on the same counter are not combined as on NVIDIA.)
+__device__ inline unsigned aggregated_increment(unsigned* counter) {
+  return atomicAdd(counter, 1u);
+}
+
 #elif defined(__CUDACC__)
 
 #include <cuda_runtime.h>
@@ -33,6 +39,21 @@ __device__ inline void sync_lane_group() {
 // Lane `source`'s value to every lane of the warp (all lanes must take part).
 __device__ inline unsigned lane_broadcast(unsigned value, int source) {
   return __shfl_sync(0xffffffffu, value, source);
+}
+
+// atomicAdd(counter, 1) for every calling lane, with one atomic per distinct counter among
+// the warp's active lanes; returns the calling lane's slot (the counter's old value plus its
+// rank among the lanes on that counter). Many lanes of a hot spot's warps count into the same
+// tile, and atomics on one address are serialised.
+__device__ inline unsigned aggregated_increment(unsigned* counter) {
+  const unsigned same =
+      __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(counter));
+  const int leader = __ffs(same) - 1;
+  const unsigned lane = threadIdx.x % 32;
+  unsigned base = 0;
+  if (int(lane) == leader) base = atomicAdd(counter, unsigned(__popc(same)));
+  base = __shfl_sync(same, base, leader);
+  return base + unsigned(__popc(same & ((1u << lane) - 1)));
 }
 
 // Starts fetching the line holding `address` into L1 without waiting for it.

@@ -27,7 +27,7 @@ __global__ void tile_count_kernel(const PreparedEvent* events, std::uint32_t cou
   const PreparedEvent& event = events[index];
   if (event.direct || event.box.empty()) return;  // direct events have their own kernel
   for_each_tile(event.box, buffers.grid,
-                [&](std::uint32_t tile) { atomicAdd(buffers.counts + tile, 1u); });
+                [&](std::uint32_t tile) { aggregated_increment(buffers.counts + tile); });
 }
 
 struct ScanSums {
@@ -120,7 +120,7 @@ __global__ void tile_fill_kernel(const PreparedEvent* events, std::uint32_t coun
   const PreparedEvent& event = events[index];
   if (event.direct || event.box.empty()) return;
   for_each_tile(event.box, buffers.grid, [&](std::uint32_t tile) {
-    buffers.references[atomicAdd(buffers.cursors + tile, 1u)] = index;
+    buffers.references[aggregated_increment(buffers.cursors + tile)] = index;
   });
 }
 
