@@ -294,12 +294,17 @@ RefinedMesh MeshRefiner::collect() {
   result.kept_by_depth.assign(parameters_.max_depth + 1, 0);
   const auto& triangles = mesh_.triangles();
   const auto triangle_count = static_cast<std::int64_t>(triangles.size());
+  std::array<std::int64_t, kDropReasonCount> dropped_area_total{};
+  std::int64_t shadow_area_total = 0;
 #pragma omp parallel
   {
     // Integer counts per thread, summed at the end: the same totals for any thread count.
     std::vector<std::int64_t> kept_by_depth(result.kept_by_depth.size(), 0);
     std::array<std::int64_t, kDropReasonCount> dropped{};
-    std::int64_t shadow = 0;
+    // Areas in units of a maximum-depth triangle's (2^-max_depth of a base triangle's): every
+    // triangle at depth d is 2^(max_depth - d) of them, so the sums are exact integers.
+    std::array<std::int64_t, kDropReasonCount> dropped_area{};
+    std::int64_t shadow = 0, shadow_area = 0;
 #pragma omp for schedule(static) nowait
     for (std::int64_t t = 0; t < triangle_count; ++t) {
       for (std::uint32_t v : triangles[t].v)
@@ -311,9 +316,12 @@ RefinedMesh MeshRefiner::collect() {
           break;
         case Verdict::shadow:
           ++shadow;
+          shadow_area += std::int64_t{1} << (parameters_.max_depth - triangles[t].depth);
           break;
         case Verdict::dropped:
           ++dropped[static_cast<int>(e.reason)];
+          dropped_area[static_cast<int>(e.reason)] +=
+              std::int64_t{1} << (parameters_.max_depth - triangles[t].depth);
           break;
         case Verdict::pending:
         case Verdict::split:
@@ -324,10 +332,20 @@ RefinedMesh MeshRefiner::collect() {
     {
       for (std::size_t d = 0; d < kept_by_depth.size(); ++d)
         result.kept_by_depth[d] += kept_by_depth[d];
-      for (int r = 0; r < kDropReasonCount; ++r) result.dropped[r] += dropped[r];
+      for (int r = 0; r < kDropReasonCount; ++r) {
+        result.dropped[r] += dropped[r];
+        dropped_area_total[r] += dropped_area[r];
+      }
       result.shadow_triangles += shadow;
+      shadow_area_total += shadow_area;
     }
   }
+  // A base triangle is half a step x step cell.
+  const double unit_area =
+      parameters_.step * parameters_.step / 2 / std::ldexp(1.0, parameters_.max_depth);
+  for (int r = 0; r < kDropReasonCount; ++r)
+    result.dropped_area[r] = static_cast<double>(dropped_area_total[r]) * unit_area;
+  result.shadow_area = static_cast<double>(shadow_area_total) * unit_area;
   select_in_parallel(
       triangle_count, [&](std::int64_t t) { return evaluations_[t].verdict == Verdict::keep; },
       [&](std::int64_t t) {

@@ -66,6 +66,10 @@ struct RefinedMesh {
   std::vector<KeptTriangle> kept;
   std::int64_t shadow_triangles = 0;
   std::array<std::int64_t, kDropReasonCount> dropped{};
+  // Image-plane areas (pixels^2, of the mesh's cells: at the right and bottom edges they may
+  // reach past the image) of the dropped triangles by reason and of the shadow's.
+  std::array<double, kDropReasonCount> dropped_area{};
+  double shadow_area = 0;
   std::vector<std::int64_t> kept_by_depth;  // histogram, index = depth
   std::int64_t passes = 0;
   // Of the dropped: those given up before the maximum depth as futile (see kFutileMargin).

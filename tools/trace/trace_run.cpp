@@ -50,8 +50,11 @@ void record_counts(Manifest& manifest, const RefinedMesh& mesh) {
   c["passes"] = mesh.passes;
   c["dropped_before_max_depth"] = mesh.dropped_early;
   c["shadow_triangles"] = mesh.shadow_triangles;
-  for (int r = 0; r < kDropReasonCount; ++r)
+  for (int r = 0; r < kDropReasonCount; ++r) {
     c["dropped"][drop_reason_name(static_cast<DropReason>(r))] = mesh.dropped[r];
+    c["dropped_area_px2"][drop_reason_name(static_cast<DropReason>(r))] = mesh.dropped_area[r];
+  }
+  c["shadow_area_px2"] = mesh.shadow_area;
   c["kept_triangles_by_depth"] = mesh.kept_by_depth;
   c["mirrored_triangles"] = std::count_if(mesh.kept.begin(), mesh.kept.end(),
                                           [](const KeptTriangle& t) { return t.parity < 0; });

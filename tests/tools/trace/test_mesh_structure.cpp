@@ -149,6 +149,35 @@ TEST_CASE("magnification and parity match the axisymmetric lens in closed form")
   CHECK(scaled.back() < 1);
 }
 
+TEST_CASE("kept, shadow and dropped areas tile the image") {
+  // The manifest's shadow_area_px2 and dropped_area_px2 come from triangle depths; with the
+  // kept triangles' areas from their pixel corners they must add up to the whole frame (its
+  // size a multiple of the step, so the mesh covers exactly the image).
+  test::MapSetup setup;
+  setup.width = 240, setup.height = 136;
+  setup.mesh.max_depth = 8;
+  const auto map = test::trace_map(setup);
+  double kept = 0;
+  for (const auto& t : map.triangles) {
+    const auto& a = map.vertices[t.v[0]];
+    const auto& b = map.vertices[t.v[1]];
+    const auto& c = map.vertices[t.v[2]];
+    kept += ((b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y)) / 2;
+  }
+  double dropped = 0;
+  for (double area : map.refined.dropped_area) dropped += area;
+  MESSAGE("kept " << kept << " px2, shadow " << map.refined.shadow_area << " px2, dropped "
+                  << dropped << " px2");
+  CHECK(map.refined.shadow_area > 0);
+  CHECK(dropped > 0);
+  CHECK(std::abs(kept + map.refined.shadow_area + dropped - 240.0 * 136.0) < 1e-6);
+  // Each reason's area is its count's worth of triangles no larger than a base triangle.
+  for (int r = 0; r < kDropReasonCount; ++r) {
+    CHECK(map.refined.dropped_area[r] <= map.refined.dropped[r] * 8.0);
+    CHECK(map.refined.dropped_area[r] >= map.refined.dropped[r] * 8.0 / 256);
+  }
+}
+
 TEST_CASE("a camera roll rotates the map about the hole") {
   test::MapSetup setup;
   setup.width = setup.height = 256;
