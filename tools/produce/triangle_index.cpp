@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <tuple>
 #include <utility>
 
@@ -29,6 +30,20 @@ constexpr double kBinsPerEntry = 8;
 // boundary's curvature between them (a fraction of the rectangle's size).
 constexpr std::size_t kBoundarySteps = 8;
 constexpr double kBoundaryMargin = 0.02;
+// Padding of an entry's box, in units of the cell rectangle's sides: far above the rounding of
+// the projections (and of the group rectangle's corners), far below any group.
+constexpr double kEntryBoxPadding = 1e-9;
+
+float float_below(double x) {
+  float f = static_cast<float>(x);
+  if (static_cast<double>(f) > x) f = std::nextafter(f, -std::numeric_limits<float>::infinity());
+  return f;
+}
+float float_above(double x) {
+  float f = static_cast<float>(x);
+  if (static_cast<double>(f) < x) f = std::nextafter(f, std::numeric_limits<float>::infinity());
+  return f;
+}
 
 }  // namespace
 
@@ -38,7 +53,7 @@ struct TriangleIndex::CellBuild {
   std::vector<GridLevel> levels;           // first relative to this cell's bins or buckets
   std::vector<std::uint32_t> bin_offsets;  // relative to this cell's entries; per dense level its
                                            // start, then each bin's end
-  std::vector<std::uint32_t> entries;      // unprojected first, then bin by bin
+  std::vector<Entry> entries;              // unprojected first, then bin by bin
   std::vector<Bucket> buckets;             // first and end relative to this cell's entries
   std::uint32_t unprojected = 0;
 };
@@ -227,6 +242,11 @@ TriangleIndex::CellBuild TriangleIndex::build_cell(
     ConvexPolygon polygon;
     int level;
     std::uint32_t group;
+    Entry entry;
+  };
+  const auto unbounded_entry = [&](std::uint32_t g) {
+    constexpr float kInfinity = std::numeric_limits<float>::infinity();
+    return Entry{-kInfinity, kInfinity, -kInfinity, kInfinity, g, float_above(group_bounds[g][0])};
   };
   std::vector<Placed> placed;
   for (std::size_t i = 0; i < group_count; ++i) {
@@ -243,7 +263,7 @@ TriangleIndex::CellBuild TriangleIndex::build_cell(
       grid.max_g = std::max(grid.max_g, group_bounds[g][1]);
     };
     if (!projectable) {
-      build.entries.push_back(g);
+      build.entries.push_back(unbounded_entry(g));
       include_bounds();
       continue;
     }
@@ -254,6 +274,14 @@ TriangleIndex::CellBuild TriangleIndex::build_cell(
     }
     if (pu1 < u0 || pu0 > u1 || pv1 < v0 || pv0 > v1) continue;  // misses the cell's rectangle
     include_bounds();
+    // The corners project to the corners of the rectangle's image (the rectangle is the cone
+    // of its corners, all in front of the cell's plane, and central projection keeps it
+    // convex), so a star in the rectangle projects inside their box.
+    p.entry = unbounded_entry(g);
+    p.entry.u_low = float_below((pu0 - u0) * grid.u_scale - kEntryBoxPadding);
+    p.entry.u_high = float_above((pu1 - u0) * grid.u_scale + kEntryBoxPadding);
+    p.entry.v_low = float_below((pv0 - v0) * grid.v_scale - kEntryBoxPadding);
+    p.entry.v_high = float_above((pv1 - v0) * grid.v_scale + kEntryBoxPadding);
     const double size = std::max(std::sqrt(p.polygon.area()), kPlanarPadding);
     p.level = std::clamp(static_cast<int>(std::floor(std::log2(extent / size))), 0, kMaxLevel);
     placed.push_back(p);
@@ -262,7 +290,8 @@ TriangleIndex::CellBuild TriangleIndex::build_cell(
   std::stable_sort(placed.begin(), placed.end(),
                    [](const Placed& a, const Placed& b) { return a.level < b.level; });
 
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> binned;  // (bin, group) of one level
+  // (bin, group, placed index) of one level
+  std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>> binned;
   std::size_t next = 0;
   while (next < placed.size()) {
     const int level = placed[next].level;
@@ -273,11 +302,11 @@ TriangleIndex::CellBuild TriangleIndex::build_cell(
     binned.clear();
     for (std::size_t i = next; i < end; ++i)
       for_each_overlapped_bin(placed[i].polygon, level_grid, [&](std::uint32_t bin) {
-        binned.emplace_back(bin, placed[i].group);
+        binned.emplace_back(bin, placed[i].group, static_cast<std::uint32_t>(i));
       });
     std::sort(binned.begin(), binned.end());
     const auto base_entry = static_cast<std::uint32_t>(build.entries.size());
-    for (const auto& entry : binned) build.entries.push_back(entry.second);
+    for (const auto& entry : binned) build.entries.push_back(placed[std::get<2>(entry)].entry);
     const double bins = static_cast<double>(side) * side;
     if (bins <=
         kBinsPerEntry * static_cast<double>(binned.size()) + 64) {  // dense: start, then ends
@@ -285,13 +314,13 @@ TriangleIndex::CellBuild TriangleIndex::build_cell(
       build.bin_offsets.push_back(base_entry);
       std::size_t i = 0;
       for (std::uint32_t bin = 0; bin < side * side; ++bin) {
-        while (i < binned.size() && binned[i].first == bin) ++i;
+        while (i < binned.size() && std::get<0>(binned[i]) == bin) ++i;
         build.bin_offsets.push_back(base_entry + static_cast<std::uint32_t>(i));
       }
     } else {  // a hash table of the occupied bins, at most half full
       std::size_t occupied = 0;
       for (std::size_t i = 0; i < binned.size(); ++i)
-        occupied += i == 0 || binned[i].first != binned[i - 1].first;
+        occupied += i == 0 || std::get<0>(binned[i]) != std::get<0>(binned[i - 1]);
       std::uint32_t size = 4;
       while (size < 2 * occupied) size *= 2;
       const auto first = static_cast<std::uint32_t>(build.buckets.size());
@@ -299,8 +328,8 @@ TriangleIndex::CellBuild TriangleIndex::build_cell(
       build.levels.push_back({side, first, size - 1});
       for (std::size_t i = 0; i < binned.size();) {
         std::size_t j = i;
-        while (j < binned.size() && binned[j].first == binned[i].first) ++j;
-        const std::uint32_t key = binned[i].first + 1;
+        while (j < binned.size() && std::get<0>(binned[j]) == std::get<0>(binned[i])) ++j;
+        const std::uint32_t key = std::get<0>(binned[i]) + 1;
         std::uint32_t h = bucket_hash(key) & (size - 1);
         while (build.buckets[first + h].key != 0) h = (h + 1) & (size - 1);
         build.buckets[first + h] = {key, base_entry + static_cast<std::uint32_t>(i),

@@ -84,22 +84,32 @@ class TriangleIndex {
   template <class Visit>
   void for_each_hit(std::size_t slot, const Vec3& p, Visit&& visit, double min_mu = 0.0) const {
     const CellGrid& grid = grids_[slot];
-    const auto test = [&](std::uint32_t first, std::uint32_t end) {
-      for (std::uint32_t e = first; e < end; ++e) {
-        if (group_max_mu_[entries_[e]] < min_mu) continue;
-        groups_.for_each_candidate(entries_[e], p, [&](std::uint32_t triangle) {
-          Barycentric weights;
-          if (sources_[triangle].locate(p, weights)) visit(triangle, weights);
-        });
-      }
+    const auto test_group = [&](std::uint32_t group) {
+      if (group_max_mu_[group] < min_mu) return;
+      groups_.for_each_candidate(group, p, [&](std::uint32_t triangle) {
+        Barycentric weights;
+        if (sources_[triangle].locate(p, weights)) visit(triangle, weights);
+      });
     };
-    test(grid.first_unprojected, grid.end_unprojected);
+    for (std::uint32_t e = grid.first_unprojected; e < grid.end_unprojected; ++e)
+      test_group(entries_[e].group);
     const double depth = inline_dot(p, grid.centre);
     if (!(depth > 0.0)) return;
     const double inverse_depth = 1.0 / depth;
     // Position in the grid's rectangle, in units of its sides.
     const double u = (inline_dot(p, grid.axis_u) * inverse_depth - grid.u_min) * grid.u_scale;
     const double v = (inline_dot(p, grid.axis_v) * inverse_depth - grid.v_min) * grid.v_scale;
+    // A bin's groups whose box (or bound on mu) already rules the star out are passed over
+    // without touching their grids.
+    const auto test = [&](std::uint32_t first, std::uint32_t end) {
+      for (std::uint32_t e = first; e < end; ++e) {
+        const Entry& entry = entries_[e];
+        if (entry.max_mu < min_mu || u < entry.u_low || u > entry.u_high || v < entry.v_low ||
+            v > entry.v_high)
+          continue;
+        test_group(entry.group);
+      }
+    };
     for (std::uint32_t l = grid.first_level; l < grid.end_level; ++l) {
       const GridLevel& level = levels_[l];
       const std::uint32_t bin = bin_index(v, level.side) * level.side + bin_index(u, level.side);
@@ -140,6 +150,17 @@ class TriangleIndex {
     std::uint32_t first;
     std::uint32_t mask;  // table size - 1
   };
+  // A group filed in a cell: the box of its grid rectangle in the cell's normalised plane
+  // coordinates (u, v above) and its largest mu, both rounded outward to float (a star outside
+  // the box cannot be in the rectangle: see build_cell). Unprojected entries hold the group only.
+  struct Entry {
+    float u_low;
+    float u_high;
+    float v_low;
+    float v_high;
+    std::uint32_t group;
+    float max_mu;
+  };
   struct Bucket {
     std::uint32_t key;  // bin + 1; 0: empty
     std::uint32_t first;
@@ -178,7 +199,7 @@ class TriangleIndex {
   std::vector<std::uint32_t>
       bin_offsets_;              // per dense level: its start, then each bin's end (into entries_)
   std::vector<Bucket> buckets_;  // the sparse levels' tables
-  std::vector<std::uint32_t> entries_;  // group numbers
+  std::vector<Entry> entries_;
   GroupGrids groups_;
   IndexStatistics statistics_;
 };
