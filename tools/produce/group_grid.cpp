@@ -13,8 +13,15 @@ constexpr double kMaxBinsPerTriangle = 4;
 struct GroupBuild {
   GroupGrids::Frame frame{};
   std::vector<std::uint32_t> bin_offsets;  // relative, one per bin plus the end
-  std::vector<std::uint32_t> triangles;
+  std::vector<GroupGrids::Entry> triangles;
 };
+
+// Where `offset` (in bins, from the bin's corner) falls in the bin, in steps, floored and
+// clamped to the bin.
+std::uint8_t box_step(double offset) {
+  return static_cast<std::uint8_t>(
+      std::clamp(std::floor(offset * GroupGrids::kBoxSteps), 0.0, GroupGrids::kBoxSteps - 1));
+}
 
 GroupBuild build_group(const LensMesh& mesh, const TriangleGroup& group) {
   GroupBuild build;
@@ -97,10 +104,27 @@ GroupBuild build_group(const LensMesh& mesh, const TriangleGroup& group) {
   for (std::size_t b = 0; b < bin_count; ++b) counts[b + 1] += counts[b];
   build.triangles.resize(counts[bin_count]);
   std::vector<std::uint32_t> fill(counts.begin(), counts.end() - 1);
-  for (std::size_t i = 0; i < polygons.size(); ++i)
-    for_each_overlapped_bin(polygons[i], grid, [&](std::uint32_t bin) {
-      build.triangles[fill[bin]++] = group.triangles[i];
+  for (std::size_t i = 0; i < polygons.size(); ++i) {
+    // The triangle's padded box in bins, computed as a point's column and row are (the
+    // projection less the corner, over the bin's side: each step rounds monotonically, so a
+    // point of the triangle never lands outside it).
+    const ConvexPolygon& polygon = polygons[i];
+    double tu0 = 1e300, tu1 = -1e300, tv0 = 1e300, tv1 = -1e300;
+    for (int k = 0; k < 3; ++k) {
+      tu0 = std::min(tu0, polygon.corner[k][0]), tu1 = std::max(tu1, polygon.corner[k][0]);
+      tv0 = std::min(tv0, polygon.corner[k][1]), tv1 = std::max(tv1, polygon.corner[k][1]);
+    }
+    const double column0 = (tu0 - kPlanarPadding - grid.u0) / grid.bin_u;
+    const double column1 = (tu1 + kPlanarPadding - grid.u0) / grid.bin_u;
+    const double row0 = (tv0 - kPlanarPadding - grid.v0) / grid.bin_v;
+    const double row1 = (tv1 + kPlanarPadding - grid.v0) / grid.bin_v;
+    for_each_overlapped_bin(polygon, grid, [&](std::uint32_t bin) {
+      const double column = bin % grid.columns, row = bin / grid.columns;
+      build.triangles[fill[bin]++] = {group.triangles[i], box_step(column0 - column),
+                                      box_step(column1 - column), box_step(row0 - row),
+                                      box_step(row1 - row)};
     });
+  }
   build.bin_offsets = std::move(counts);
   return build;
 }

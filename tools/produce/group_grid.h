@@ -39,10 +39,11 @@ class GroupGrids {
   std::array<Vec3, 4> rectangle_corners(std::uint32_t group) const;
   // Renames every triangle t held to new_number[t].
   void renumber(const std::vector<std::uint32_t>& new_number) {
-    for (std::uint32_t& triangle : triangles_) triangle = new_number[triangle];
+    for (Entry& entry : triangles_) entry.triangle = new_number[entry.triangle];
   }
 
-  // Calls test(triangle) for the triangles of `group` whose bins hold p (a unit vector).
+  // Calls test(triangle) for the triangles of `group` whose bins hold p (a unit vector) and
+  // whose box within that bin holds p's projection.
   template <class Test>
   void for_each_candidate(std::uint32_t group, const Vec3& p, Test&& test) const {
     const Frame& f = frames_[group];
@@ -54,15 +55,35 @@ class GroupGrids {
     const double column = u / f.grid.bin_u;
     const double row = v / f.grid.bin_v;
     if (!(column >= 0.0 && row >= 0.0 && column < f.grid.columns && row < f.grid.rows)) return;
-    const std::uint32_t bin = f.first_bin + static_cast<std::uint32_t>(row) * f.grid.columns +
-                              static_cast<std::uint32_t>(column);
-    for (std::uint32_t e = bin_offsets_[bin]; e < bin_offsets_[bin + 1]; ++e) test(triangles_[e]);
+    const auto column_index = static_cast<std::uint32_t>(column);
+    const auto row_index = static_cast<std::uint32_t>(row);
+    const std::uint32_t bin = f.first_bin + row_index * f.grid.columns + column_index;
+    // p's place within the bin, in 1/256 of its sides (column - column_index is exact).
+    const auto iu = static_cast<std::uint32_t>((column - column_index) * kBoxSteps);
+    const auto iv = static_cast<std::uint32_t>((row - row_index) * kBoxSteps);
+    for (std::uint32_t e = bin_offsets_[bin]; e < bin_offsets_[bin + 1]; ++e) {
+      const Entry& entry = triangles_[e];
+      if (iu < entry.u_low || iu > entry.u_high || iv < entry.v_low || iv > entry.v_high) continue;
+      test(entry.triangle);
+    }
   }
+
+  // A triangle filed in a bin, with the part of the bin its (padded) box covers: steps of
+  // 1/kBoxSteps of the bin's sides, from the bin's corner, floored (so a point of the triangle
+  // is never outside its entry's box).
+  struct Entry {
+    std::uint32_t triangle;
+    std::uint8_t u_low;
+    std::uint8_t u_high;
+    std::uint8_t v_low;
+    std::uint8_t v_high;
+  };
+  static constexpr double kBoxSteps = 256;
 
  private:
   std::vector<Frame> frames_;
   std::vector<std::uint32_t> bin_offsets_;  // CSR over all groups' bins
-  std::vector<std::uint32_t> triangles_;
+  std::vector<Entry> triangles_;
 };
 
 }  // namespace starlens::produce
