@@ -3,8 +3,11 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
+#include <map>
 #include <random>
 #include <set>
+#include <vector>
 
 #include "catalog/sky_cells.h"
 #include "mesh_fixtures.h"
@@ -57,6 +60,54 @@ std::set<std::uint32_t> indexed(const TriangleIndex& index, const catalog::SkyCe
   return hits;
 }
 
+// for_each_hit_batch against for_each_hit star by star: the same (star, triangle, weights) in
+// the same order, for the stars of each cell in batches of `batch`, each star with its own
+// min_mu. Returns the number of hits compared.
+std::uint64_t check_batch_matches_single(const TriangleIndex& index, const catalog::SkyCells& sky,
+                                         const std::vector<Vec3>& points,
+                                         const std::vector<double>& min_mu, std::size_t batch) {
+  struct Hit {
+    std::uint32_t star;
+    std::uint32_t triangle;
+    std::array<double, 3> lambda;
+    bool operator==(const Hit&) const = default;
+  };
+  std::map<std::size_t, std::vector<std::uint32_t>> by_slot;
+  for (std::uint32_t s = 0; s < points.size(); ++s) {
+    const std::size_t slot = index.slot_of(sky.cell_of(points[s]));
+    if (slot != TriangleIndex::kNoSlot) by_slot[slot].push_back(s);
+  }
+  TriangleIndex::BatchScratch scratch;
+  std::uint64_t compared = 0;
+  for (const auto& [slot, stars] : by_slot) {
+    std::vector<Hit> single, batched;
+    for (const std::uint32_t s : stars)
+      index.for_each_hit(
+          slot, points[s],
+          [&](std::uint32_t t, const Barycentric& w) {
+            single.push_back({s, t, w.lambda});
+          },
+          min_mu[s]);
+    for (std::size_t first = 0; first < stars.size(); first += batch) {
+      const std::size_t count = std::min(batch, stars.size() - first);
+      std::vector<Vec3> p;
+      std::vector<double> m;
+      for (std::size_t i = first; i < first + count; ++i) {
+        p.push_back(points[stars[i]]);
+        m.push_back(min_mu[stars[i]]);
+      }
+      index.for_each_hit_batch(slot, p.data(), m.data(), count, scratch,
+                               [&](std::uint32_t b, std::uint32_t t, const Barycentric& w) {
+                                 REQUIRE(b < count);
+                                 batched.push_back({stars[first + b], t, w.lambda});
+                               });
+    }
+    CHECK(batched == single);
+    compared += single.size();
+  }
+  return compared;
+}
+
 void check_against_brute_force(const LensMesh& mesh, int order, const IndexSettings& settings,
                                const Vec3& look, double field_radius, int stars) {
   const TriangleIndex index(mesh, order, settings);
@@ -64,6 +115,7 @@ void check_against_brute_force(const LensMesh& mesh, int order, const IndexSetti
   const catalog::SkyCells sky(order);
   std::mt19937_64 random(11);
   std::uint64_t total_hits = 0;
+  std::vector<Vec3> points;
   for (int s = 0; s < stars; ++s) {
     const Vec3 p =
         s % 4 == 0 ? random_direction(random) : random_direction_near(random, look, field_radius);
@@ -71,8 +123,12 @@ void check_against_brute_force(const LensMesh& mesh, int order, const IndexSetti
     const auto found = indexed(index, sky, p);
     CHECK(found == expected);
     total_hits += expected.size();
+    points.push_back(p);
   }
   CHECK(total_hits > static_cast<std::uint64_t>(stars) / 2);  // the test exercises hits
+  const std::vector<double> no_floor(points.size(), 0.0);
+  for (const std::size_t batch : {1, 7, 64})
+    CHECK(check_batch_matches_single(index, sky, points, no_floor, batch) == total_hits);
 }
 
 }  // namespace
@@ -128,13 +184,26 @@ TEST_CASE("Schwarzschild map: images on both sides of the hole and the whole sky
   const catalog::SkyCells sky(5);
   std::mt19937_64 random(5);
   int multiple = 0;
+  std::vector<Vec3> points;
+  std::uint64_t total_hits = 0;
   for (int s = 0; s < 3000; ++s) {
     const Vec3 p = s % 2 ? random_direction(random) : random_direction_near(random, hole, 0.4);
     const auto expected = brute_force(mesh, p);
     CHECK(indexed(index, sky, p) == expected);
     multiple += expected.size() > 1;
+    total_hits += expected.size();
+    points.push_back(p);
   }
   CHECK(multiple > 10);  // stars near the hole have a primary and a secondary image
+  // Batched lookups, with and without per-star magnification floors that pass groups over.
+  const std::vector<double> no_floor(points.size(), 0.0);
+  CHECK(check_batch_matches_single(index, sky, points, no_floor, 64) == total_hits);
+  std::vector<double> floors(points.size());
+  std::uniform_real_distribution<double> log_mu(std::log(1e-3), std::log(3.0));
+  for (double& floor : floors) floor = std::exp(log_mu(random));
+  const std::uint64_t kept = check_batch_matches_single(index, sky, points, floors, 64);
+  CHECK(kept > 0);
+  CHECK(kept < total_hits);  // the floors passed some groups over
 }
 
 TEST_CASE("identity pinhole map: every direction lands at its pinhole projection") {

@@ -42,30 +42,61 @@ class GroupGrids {
     for (Entry& entry : triangles_) entry.triangle = new_number[entry.triangle];
   }
 
-  // Calls test(triangle) for the triangles of `group` whose bins hold p (a unit vector) and
-  // whose box within that bin holds p's projection.
-  template <class Test>
-  void for_each_candidate(std::uint32_t group, const Vec3& p, Test&& test) const {
+  // Where p (a unit vector) falls in a group's grid: its bin, and its place within the bin in
+  // 1/kBoxSteps of the bin's sides.
+  struct BinPlace {
+    std::uint32_t bin;
+    std::uint32_t iu;
+    std::uint32_t iv;
+  };
+  // False when p lies outside the group's grid rectangle.
+  bool find_bin(std::uint32_t group, const Vec3& p, BinPlace& place) const {
     const Frame& f = frames_[group];
     const double depth = inline_dot(p, f.centre);
-    if (!(depth > 0.0)) return;
+    if (!(depth > 0.0)) return false;
     const double inverse_depth = 1.0 / depth;
     const double u = inline_dot(p, f.axis_u) * inverse_depth - f.grid.u0;
     const double v = inline_dot(p, f.axis_v) * inverse_depth - f.grid.v0;
     const double column = u / f.grid.bin_u;
     const double row = v / f.grid.bin_v;
-    if (!(column >= 0.0 && row >= 0.0 && column < f.grid.columns && row < f.grid.rows)) return;
+    if (!(column >= 0.0 && row >= 0.0 && column < f.grid.columns && row < f.grid.rows))
+      return false;
     const auto column_index = static_cast<std::uint32_t>(column);
     const auto row_index = static_cast<std::uint32_t>(row);
-    const std::uint32_t bin = f.first_bin + row_index * f.grid.columns + column_index;
-    // p's place within the bin, in 1/256 of its sides (column - column_index is exact).
-    const auto iu = static_cast<std::uint32_t>((column - column_index) * kBoxSteps);
-    const auto iv = static_cast<std::uint32_t>((row - row_index) * kBoxSteps);
-    for (std::uint32_t e = bin_offsets_[bin]; e < bin_offsets_[bin + 1]; ++e) {
+    place.bin = f.first_bin + row_index * f.grid.columns + column_index;
+    // column - column_index is exact.
+    place.iu = static_cast<std::uint32_t>((column - column_index) * kBoxSteps);
+    place.iv = static_cast<std::uint32_t>((row - row_index) * kBoxSteps);
+    return true;
+  }
+  // Calls test(triangle) for the triangles of the bin whose box within it holds the place.
+  template <class Test>
+  void for_each_in_bin(const BinPlace& place, Test&& test) const {
+    for (std::uint32_t e = bin_offsets_[place.bin]; e < bin_offsets_[place.bin + 1]; ++e) {
       const Entry& entry = triangles_[e];
-      if (iu < entry.u_low || iu > entry.u_high || iv < entry.v_low || iv > entry.v_high) continue;
+      if (place.iu < entry.u_low || place.iu > entry.u_high || place.iv < entry.v_low ||
+          place.iv > entry.v_high)
+        continue;
       test(entry.triangle);
     }
+  }
+  // Calls test(triangle) for the triangles of `group` whose bins hold p (a unit vector) and
+  // whose box within that bin holds p's projection.
+  template <class Test>
+  void for_each_candidate(std::uint32_t group, const Vec3& p, Test&& test) const {
+    BinPlace place;
+    if (find_bin(group, p, place)) for_each_in_bin(place, test);
+  }
+
+  // Hints for batched lookups (triangle_index.h): start loading what the next step reads.
+  void prefetch_frame(std::uint32_t group) const {
+    const char* address = reinterpret_cast<const char*>(&frames_[group]);
+    __builtin_prefetch(address);
+    __builtin_prefetch(address + sizeof(Frame) - 1);
+  }
+  void prefetch_bin(std::uint32_t bin) const { __builtin_prefetch(&bin_offsets_[bin]); }
+  void prefetch_bin_entries(std::uint32_t bin) const {
+    __builtin_prefetch(&triangles_[bin_offsets_[bin]]);
   }
 
   // A triangle filed in a bin, with the part of the bin its (padded) box covers: steps of

@@ -129,15 +129,12 @@ class UnitWorker {
         continue;
       }
       if (!bounded_region_) p = direction_of(star);
-      run_.index.for_each_hit(
-          slot, p,
-          [&](std::uint32_t triangle, const Barycentric& weights) {
-            hits_.push_back(
-                {static_cast<std::uint32_t>(s), triangle, run_.index.map(triangle, weights)});
-            imaged_[s] = 1;
-          },
-          min_mu);
+      batch_stars_.push_back(static_cast<std::uint32_t>(s));
+      batch_points_.push_back(p);
+      batch_min_mu_.push_back(min_mu);
+      if (batch_stars_.size() == kBatchStars) map_batch(slot);
     }
+    map_batch(slot);
     for (const std::uint8_t flag : imaged_) counts.stars_imaged += flag;
     counts.stars_read += count;
     counts.images += hits_.size();
@@ -157,6 +154,28 @@ class UnitWorker {
       add_event(event, run_.index.mesh_triangle(hit.triangle), classification);
     }
     times.add("colour", std::chrono::duration<double>(Clock::now() - mapped).count());
+  }
+
+  // The images of the stars batched so far (in star order, as for_each_hit gives them one
+  // star at a time), then their positions: triangles, then their vertices, asked for ahead.
+  void map_batch(std::size_t slot) {
+    if (batch_stars_.empty()) return;
+    const TriangleIndex& index = run_.index;
+    batch_hits_.clear();
+    index.for_each_hit_batch(
+        slot, batch_points_.data(), batch_min_mu_.data(), batch_stars_.size(), scratch_,
+        [&](std::uint32_t b, std::uint32_t triangle, const Barycentric& weights) {
+          index.prefetch_image(triangle);
+          batch_hits_.push_back({batch_stars_[b], triangle, weights});
+        });
+    for (const BatchHit& hit : batch_hits_) index.prefetch_image_vertices(hit.triangle);
+    for (const BatchHit& hit : batch_hits_) {
+      hits_.push_back({hit.star, hit.triangle, index.map(hit.triangle, hit.weights)});
+      imaged_[hit.star] = 1;
+    }
+    batch_stars_.clear();
+    batch_points_.clear();
+    batch_min_mu_.clear();
   }
 
   // Into the unit's open chunk, which is closed when it holds --chunk-events events.
@@ -205,6 +224,19 @@ class UnitWorker {
   UnitOutput output_;
   bool chunk_closed_ = false;
   std::uint64_t unit_events_ = 0;
+  struct BatchHit {
+    std::uint32_t star;
+    std::uint32_t triangle;
+    Barycentric weights;
+  };
+  // Stars looked up together (their cache misses overlap); more stars, more in flight, but
+  // their data must stay in cache between the steps.
+  static constexpr std::size_t kBatchStars = 128;
+  std::vector<std::uint32_t> batch_stars_;  // within the cell
+  std::vector<Vec3> batch_points_;
+  std::vector<double> batch_min_mu_;
+  std::vector<BatchHit> batch_hits_;
+  TriangleIndex::BatchScratch scratch_;
   std::vector<Hit> hits_;
   std::vector<std::uint8_t> imaged_;    // stars with at least one image
   std::vector<double> spectrum_scale_;  // K of each star of the cell

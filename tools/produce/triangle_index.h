@@ -78,21 +78,93 @@ class TriangleIndex {
   const IndexStatistics& statistics() const { return statistics_; }
 
   // Calls visit(triangle, weights) (the index's numbering) for every triangle whose source
-  // triangle contains the
-  // unit vector p, for a star filed under the cell at `slot`; groups whose triangles all have
-  // mu below min_mu (images too faint to matter) are passed over.
+  // triangle contains the unit vector p, for a star filed under the cell at `slot`; groups
+  // whose triangles all have mu below min_mu (images too faint to matter) are passed over.
   template <class Visit>
   void for_each_hit(std::size_t slot, const Vec3& p, Visit&& visit, double min_mu = 0.0) const {
-    const CellGrid& grid = grids_[slot];
-    const auto test_group = [&](std::uint32_t group) {
+    for_each_group(slot, p, min_mu, [&](std::uint32_t group) {
       if (group_max_mu_[group] < min_mu) return;
       groups_.for_each_candidate(group, p, [&](std::uint32_t triangle) {
         Barycentric weights;
         if (sources_[triangle].locate(p, weights)) visit(triangle, weights);
       });
+    });
+  }
+
+  // Per-worker buffers of for_each_hit_batch.
+  struct BatchScratch {
+    struct Pair {  // a star and a group over it, then the star's bin in the group's grid
+      std::uint32_t star;
+      std::uint32_t group;
+      GroupGrids::BinPlace place;
     };
+    struct Candidate {
+      std::uint32_t star;
+      std::uint32_t triangle;
+    };
+    std::vector<Pair> pairs;
+    std::vector<Candidate> candidates;
+  };
+
+  // for_each_hit for `count` stars of the cell at `slot` at once: calls visit(star, triangle,
+  // weights) (star: 0 .. count-1) for the same hits in the same order as for_each_hit star by
+  // star, but goes step by step over all the stars (the cell's groups, the groups' bins, the
+  // bins' triangles, the exact tests), asking for each step's memory a step ahead, so that the
+  // cache misses of different stars overlap instead of following one another.
+  template <class Visit>
+  void for_each_hit_batch(std::size_t slot, const Vec3* points, const double* min_mu,
+                          std::size_t count, BatchScratch& scratch, Visit&& visit) const {
+    auto& pairs = scratch.pairs;
+    auto& candidates = scratch.candidates;
+    pairs.clear();
+    candidates.clear();
+    for (std::uint32_t s = 0; s < count; ++s)
+      for_each_group(slot, points[s], min_mu[s], [&](std::uint32_t group) {
+        groups_.prefetch_frame(group);
+        __builtin_prefetch(&group_max_mu_[group]);
+        pairs.push_back({s, group, {}});
+      });
+    std::size_t kept = 0;
+    for (const auto& pair : pairs) {
+      if (group_max_mu_[pair.group] < min_mu[pair.star]) continue;
+      auto& out = pairs[kept];
+      out = pair;
+      if (!groups_.find_bin(pair.group, points[pair.star], out.place)) continue;
+      groups_.prefetch_bin(out.place.bin);
+      ++kept;
+    }
+    pairs.resize(kept);
+    for (const auto& pair : pairs) groups_.prefetch_bin_entries(pair.place.bin);
+    for (const auto& pair : pairs)
+      groups_.for_each_in_bin(pair.place, [&](std::uint32_t triangle) {
+        const char* address = reinterpret_cast<const char*>(&sources_[triangle]);
+        __builtin_prefetch(address);
+        __builtin_prefetch(address + sizeof(SourceTriangle) - 1);
+        candidates.push_back({pair.star, triangle});
+      });
+    for (const auto& candidate : candidates) {
+      Barycentric weights;
+      if (sources_[candidate.triangle].locate(points[candidate.star], weights))
+        visit(candidate.star, candidate.triangle, weights);
+    }
+  }
+
+  // Hints for mapping a hit soon: the image triangle, then (once that is loaded) its vertices.
+  void prefetch_image(std::uint32_t triangle) const { __builtin_prefetch(&images_[triangle]); }
+  void prefetch_image_vertices(std::uint32_t triangle) const {
+    for (const std::uint32_t v : images_[triangle].vertex) __builtin_prefetch(&image_vertices_[v]);
+  }
+
+ private:
+  // Calls visit_group(group) for the groups of the cell at `slot` whose grids may hold p: the
+  // unprojected ones, then level by level those of p's bin whose box holds p and whose mu
+  // bound (rounded up) reaches min_mu.
+  template <class VisitGroup>
+  void for_each_group(std::size_t slot, const Vec3& p, double min_mu,
+                      VisitGroup&& visit_group) const {
+    const CellGrid& grid = grids_[slot];
     for (std::uint32_t e = grid.first_unprojected; e < grid.end_unprojected; ++e)
-      test_group(entries_[e].group);
+      visit_group(entries_[e].group);
     const double depth = inline_dot(p, grid.centre);
     if (!(depth > 0.0)) return;
     const double inverse_depth = 1.0 / depth;
@@ -107,7 +179,7 @@ class TriangleIndex {
         if (entry.max_mu < min_mu || u < entry.u_low || u > entry.u_high || v < entry.v_low ||
             v > entry.v_high)
           continue;
-        test_group(entry.group);
+        visit_group(entry.group);
       }
     };
     for (std::uint32_t l = grid.first_level; l < grid.end_level; ++l) {
@@ -127,7 +199,6 @@ class TriangleIndex {
     }
   }
 
- private:
   struct CellGrid {
     Vec3 centre;  // of the cell; the tangent plane's origin
     Vec3 axis_u;
