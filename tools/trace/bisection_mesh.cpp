@@ -3,7 +3,6 @@
 #include <bit>
 #include <cmath>
 #include <stdexcept>
-#include <unordered_map>
 
 #include "ordered_parallel.h"
 
@@ -36,7 +35,7 @@ BisectionMesh::BisectionMesh(double width, double height, double step) {
       }
     }
   }
-  link_base_neighbours();
+  link_base_neighbours(columns, rows);
 }
 
 std::uint32_t BisectionMesh::add_vertex(double x, double y) {
@@ -66,18 +65,34 @@ void BisectionMesh::set_triangle(std::int32_t t, const std::array<std::uint32_t,
   triangle.fresh = true;
 }
 
-void BisectionMesh::link_base_neighbours() {
-  std::unordered_map<std::uint64_t, std::pair<std::int32_t, int>> open_edges;
-  open_edges.reserve(triangles_.size() * 2);
-  for (std::int32_t t = 0; t < static_cast<std::int32_t>(triangles_.size()); ++t) {
+void BisectionMesh::link_base_neighbours(std::uint32_t columns, std::uint32_t rows) {
+  // Triangles 2c and 2c + 1 fill cell c = j * columns + i: an edge of a triangle is shared
+  // with the other triangle of its cell or with one of the four side neighbours' (each edge
+  // has at most one triangle across it, so this finds what any search would).
+  const auto count = static_cast<std::int64_t>(triangles_.size());
+#pragma omp parallel for schedule(static)
+  for (std::int64_t t = 0; t < count; ++t) {
+    const auto cell = static_cast<std::uint32_t>(t / 2);
+    const std::uint32_t i = cell % columns, j = cell / columns;
+    std::int64_t candidates[5] = {t ^ 1, -1, -1, -1, -1};
+    if (i > 0) candidates[1] = t - 2;
+    if (i + 1 < columns) candidates[2] = t + 2;
+    if (j > 0) candidates[3] = t - 2 * static_cast<std::int64_t>(columns);
+    if (j + 1 < rows) candidates[4] = t + 2 * static_cast<std::int64_t>(columns);
+    MeshTriangle& triangle = triangles_[t];
     for (int k = 0; k < 3; ++k) {
-      const auto& v = triangles_[t].v;
-      const std::uint64_t key = edge_key(v[(k + 1) % 3], v[(k + 2) % 3]);
-      const auto [found, inserted] = open_edges.try_emplace(key, t, k);
-      if (inserted) continue;
-      triangles_[t].neighbour[k] = found->second.first;
-      triangles_[found->second.first].neighbour[found->second.second] = t;
-      open_edges.erase(found);
+      const std::uint64_t key = edge_key(triangle.v[(k + 1) % 3], triangle.v[(k + 2) % 3]);
+      for (const std::int64_t first : candidates) {
+        if (first < 0) continue;
+        // The candidate cell's two triangles (for t ^ 1 just that one).
+        for (std::int64_t u = first & ~std::int64_t{1}; u <= (first | 1); ++u) {
+          if (u == t) continue;
+          const auto& w = triangles_[u].v;
+          for (int m = 0; m < 3; ++m)
+            if (edge_key(w[(m + 1) % 3], w[(m + 2) % 3]) == key)
+              triangle.neighbour[k] = static_cast<std::int32_t>(u);
+        }
+      }
     }
   }
 }

@@ -78,7 +78,7 @@ class BisectionMesh {
   void set_triangle(std::int32_t t, const std::array<std::uint32_t, 3>& v, std::uint8_t depth,
                     std::uint32_t outer_midpoint);
   void replace_neighbour(std::int32_t t, std::int32_t old_neighbour, std::int32_t new_neighbour);
-  void link_base_neighbours();
+  void link_base_neighbours(std::uint32_t columns, std::uint32_t rows);
 
   BlockVector<double> x_, y_;
   BlockVector<MeshTriangle> triangles_;
