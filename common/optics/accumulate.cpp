@@ -2,6 +2,7 @@
 // evaluator is the hot loop of the CPU splat: everything per event is computed once, and each
 // row reduces to a contiguous run of pixels with a branch-free inner loop.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 #include "optics/cached_row.h"
@@ -33,6 +34,47 @@ bool usable(const StarEvent& event) {
 }
 
 }  // namespace
+
+#if defined(__x86_64__)
+// The chords of the eight rows dj0 .. dj0 + 7 at once, as bits over the run's columns (bit i:
+// column run_first + i; 0 for a row the support misses): the row loop's arithmetic below, the
+// same operations lane by lane (explicitly rounded, never fused), so the same pixels. The run
+// must be at most 62 columns.
+[[gnu::target("avx512f,avx512dq")]] inline void chord_bits(
+    std::int64_t dj0, double centre_x, double centre_y, double support_sq, int bias,
+    std::int64_t box_first, std::int64_t box_last, std::int64_t run_first, std::uint64_t* bits) {
+  constexpr int kRound = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+  const __m512d dj =
+      _mm512_add_pd(_mm512_set1_pd(double(dj0)), _mm512_setr_pd(0, 1, 2, 3, 4, 5, 6, 7));
+  const __m512d dy = _mm512_maskz_sub_round_pd(0xFF, dj, _mm512_set1_pd(centre_y), kRound);
+  const __m512d reach_sq = _mm512_maskz_sub_round_pd(
+      0xFF, _mm512_set1_pd(support_sq), _mm512_maskz_mul_round_pd(0xFF, dy, dy, kRound), kRound);
+  const __mmask8 crossed = _mm512_cmp_pd_mask(reach_sq, _mm512_setzero_pd(), _CMP_GE_OQ);
+  const __m512d reach = _mm512_maskz_sqrt_round_pd(crossed, reach_sq, kRound);
+  const __m512d centre = _mm512_set1_pd(centre_x);
+  const __m512d biased = _mm512_set1_pd(double(bias));
+  const __m512i bias64 = _mm512_set1_epi64(bias);
+  // ceil_of(centre_x - reach) and floor_of(centre_x + reach), truncated as the scalar casts.
+  const __m512d left = _mm512_maskz_sub_round_pd(0xFF, centre, reach, kRound);
+  const __m512d right = _mm512_maskz_add_round_pd(0xFF, centre, reach, kRound);
+  const __m512i ceil_left = _mm512_sub_epi64(
+      bias64, _mm512_maskz_cvtt_roundpd_epi64(
+                  0xFF, _mm512_maskz_sub_round_pd(0xFF, biased, left, kRound), _MM_FROUND_NO_EXC));
+  const __m512i floor_right = _mm512_sub_epi64(
+      _mm512_maskz_cvtt_roundpd_epi64(0xFF, _mm512_maskz_add_round_pd(0xFF, right, biased, kRound),
+                                      _MM_FROUND_NO_EXC),
+      bias64);
+  const __m512i lo = _mm512_maskz_max_epi64(0xFF, _mm512_set1_epi64(box_first), ceil_left);
+  const __m512i hi = _mm512_maskz_min_epi64(0xFF, _mm512_set1_epi64(box_last), floor_right);
+  const __mmask8 rows = crossed & _mm512_cmp_epi64_mask(lo, hi, _MM_CMPINT_LE);
+  const __m512i first = _mm512_set1_epi64(run_first), one = _mm512_set1_epi64(1);
+  const __m512i to_hi = _mm512_sub_epi64(
+      _mm512_maskz_sllv_epi64(0xFF, _mm512_set1_epi64(2), _mm512_sub_epi64(hi, first)), one);
+  const __m512i below_lo =
+      _mm512_sub_epi64(_mm512_maskz_sllv_epi64(0xFF, one, _mm512_sub_epi64(lo, first)), one);
+  _mm512_storeu_si512(bits, _mm512_maskz_andnot_epi64(rows, below_lo, to_hi));
+}
+#endif
 
 // The cached evaluator's body, instantiated once per row kernel (always inlined, so that each
 // instance is compiled for its kernel's instruction set); kStep: the kernel's pixels a step.
@@ -118,6 +160,37 @@ template <class RowAdder, int kStep>
   const double* phase00 = cache.weights(a, b) + window_centre + run_first;
   double* run = rgb + 3 * std::size_t(ix + run_first);
   std::uint64_t contributions = 0;
+#if defined(__x86_64__)
+  if constexpr (requires { RowAdder::kChordBits; }) {
+    // Eight rows' chords at a time as bits (the scalar arithmetic per row cost as much as the
+    // row's pixels).
+    if (run_count <= 62) {
+      for (std::int64_t dj0 = first_row; dj0 <= last_row; dj0 += 8) {
+        alignas(64) std::uint64_t chords[8];
+        chord_bits(dj0, centre_x, centre_y, support_sq, bias, box_first, box_last, run_first,
+                   chords);
+        const std::int64_t count = std::min<std::int64_t>(8, last_row - dj0 + 1);
+        for (std::int64_t r = 0; r < count; ++r) {
+          const std::uint64_t chord = chords[r];
+          if (chord == 0) continue;
+          const std::int64_t dj = dj0 + r;
+          const double* p00 = phase00 + std::ptrdiff_t(dj) * side;
+          const cached_row::PhaseRows rows{p00, p00 + phase_stride, p00 + phase_row,
+                                           p00 + phase_row + phase_stride};
+          double* out = run + 3 * std::size_t(iy + dj) * width;
+          if (finite_colour) {
+            adder.add_masked(rows, out, run_count, chord);
+          } else {
+            cached_row::add_tail(rows, blend, colour, out, 0, run_count, std::countr_zero(chord),
+                                 63 - std::countl_zero(chord));
+          }
+          contributions += std::uint64_t(std::popcount(chord));
+        }
+      }
+      return contributions;
+    }
+  }
+#endif
   for (std::int64_t dj = first_row; dj <= last_row; ++dj) {
     const double dy = dj - centre_y;
     const double reach_sq = support_sq - dy * dy;
@@ -153,11 +226,9 @@ template <class RowAdder, int kStep>
   return cached_with<cached_row::Avx2RowAdder, 4>(event, cache, rgb, width, height, row_begin,
                                                   row_end);
 }
-[[gnu::target("avx512f")]] std::uint64_t cached_avx512(const StarEvent& event,
-                                                       const PhaseCache& cache, double* rgb,
-                                                       std::uint32_t width, std::uint32_t height,
-                                                       std::uint32_t row_begin,
-                                                       std::uint32_t row_end) {
+[[gnu::target("avx512f,avx512dq")]] std::uint64_t cached_avx512(
+    const StarEvent& event, const PhaseCache& cache, double* rgb, std::uint32_t width,
+    std::uint32_t height, std::uint32_t row_begin, std::uint32_t row_end) {
   return cached_with<cached_row::Avx512RowAdder, 8>(event, cache, rgb, width, height, row_begin,
                                                     row_end);
 }
@@ -167,7 +238,8 @@ std::uint64_t accumulate_cached(const StarEvent& event, const PhaseCache& cache,
                                 std::uint32_t width, std::uint32_t height, std::uint32_t row_begin,
                                 std::uint32_t row_end) {
 #if defined(__x86_64__)
-  static const bool avx512 = __builtin_cpu_supports("avx512f");
+  static const bool avx512 =
+      __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
   static const bool avx2 = __builtin_cpu_supports("avx2");
   if (avx512) return cached_avx512(event, cache, rgb, width, height, row_begin, row_end);
   if (avx2) return cached_avx2(event, cache, rgb, width, height, row_begin, row_end);

@@ -194,6 +194,8 @@ class Avx512RowAdder {
   static constexpr int kRound = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
 
  public:
+  static constexpr bool kChordBits = true;  // has add_masked
+
   [[gnu::target("avx512f")]] Avx512RowAdder(const Blend& blend, const Colour& colour)
       : c00_(_mm512_set1_pd(blend.c00)),
         c10_(_mm512_set1_pd(blend.c10)),
@@ -208,15 +210,27 @@ class Avx512RowAdder {
 
   [[gnu::target("avx512f")]] void add(const PhaseRows& rows, double* out, std::int64_t count,
                                       std::int64_t lo, std::int64_t hi) const {
-    const __m512d first = _mm512_set1_pd(double(lo)), last = _mm512_set1_pd(double(hi));
-    const __m512d step = _mm512_set1_pd(8.0);
-    __m512d column = _mm512_setr_pd(0, 1, 2, 3, 4, 5, 6, 7);
+    add_steps<false>(rows, out, count, 0, _mm512_set1_pd(double(lo)), _mm512_set1_pd(double(hi)));
+  }
+
+  // The same with the chord given as bits (bit i: pixel i is on it; none at or past `count`).
+  [[gnu::target("avx512f")]] void add_masked(const PhaseRows& rows, double* out, std::int64_t count,
+                                             std::uint64_t chord) const {
+    add_steps<true>(rows, out, count, chord, _mm512_setzero_pd(), _mm512_setzero_pd());
+  }
+
+ private:
+  // The chord: the bits `chord` (kBits) or the pixels [first, last] (as doubles).
+  template <bool kBits>
+  [[gnu::target("avx512f"), gnu::always_inline]] inline void add_steps(
+      const PhaseRows& rows, double* out, std::int64_t count, std::uint64_t chord, __m512d first,
+      __m512d last) const {
     std::int64_t k = 0;
     for (; k + 8 <= count; k += 8) {
-      const __m512d weight = masked_weight(
-          column, first, last, _mm512_loadu_pd(rows.p00 + k), _mm512_loadu_pd(rows.p10 + k),
-          _mm512_loadu_pd(rows.p01 + k), _mm512_loadu_pd(rows.p11 + k));
-      column = _mm512_add_pd(column, step);
+      const __m512d weight = _mm512_maskz_mov_pd(
+          inside<kBits>(k, chord, first, last),
+          weight_of(_mm512_loadu_pd(rows.p00 + k), _mm512_loadu_pd(rows.p10 + k),
+                    _mm512_loadu_pd(rows.p01 + k), _mm512_loadu_pd(rows.p11 + k)));
       double* pixel = out + 3 * k;
       _mm512_storeu_pd(pixel, add_to(_mm512_loadu_pd(pixel), colour0_, spread(0, weight)));
       _mm512_storeu_pd(pixel + 8, add_to(_mm512_loadu_pd(pixel + 8), colour1_, spread(1, weight)));
@@ -229,10 +243,12 @@ class Avx512RowAdder {
     const std::uint32_t doubles = (1u << (3 * left)) - 1;
     const __mmask8 m0 = __mmask8(doubles), m1 = __mmask8(doubles >> 8);
     const __mmask8 m2 = __mmask8(doubles >> 16);
-    const __m512d weight = masked_weight(
-        column, first, last, _mm512_maskz_loadu_pd(pixels, rows.p00 + k),
-        _mm512_maskz_loadu_pd(pixels, rows.p10 + k), _mm512_maskz_loadu_pd(pixels, rows.p01 + k),
-        _mm512_maskz_loadu_pd(pixels, rows.p11 + k));
+    const __m512d weight =
+        _mm512_maskz_mov_pd(inside<kBits>(k, chord, first, last) & pixels,
+                            weight_of(_mm512_maskz_loadu_pd(pixels, rows.p00 + k),
+                                      _mm512_maskz_loadu_pd(pixels, rows.p10 + k),
+                                      _mm512_maskz_loadu_pd(pixels, rows.p01 + k),
+                                      _mm512_maskz_loadu_pd(pixels, rows.p11 + k)));
     double* pixel = out + 3 * k;
     _mm512_mask_storeu_pd(pixel, m0,
                           add_to(_mm512_maskz_loadu_pd(m0, pixel), colour0_, spread(0, weight)));
@@ -241,22 +257,31 @@ class Avx512RowAdder {
     _mm512_mask_storeu_pd(
         pixel + 16, m2, add_to(_mm512_maskz_loadu_pd(m2, pixel + 16), colour2_, spread(2, weight)));
   }
-
- private:
-  // c00 * p00 + c10 * p10 + c01 * p01 + c11 * p11, left to right, zero off [lo, hi].
-  [[gnu::target("avx512f")]] __m512d masked_weight(__m512d column, __m512d first, __m512d last,
-                                                   __m512d p00, __m512d p10, __m512d p01,
-                                                   __m512d p11) const {
+  // The chord's pixels among k .. k + 7, as mask bits.
+  template <bool kBits>
+  [[gnu::target("avx512f"), gnu::always_inline]] static inline __mmask8 inside(std::int64_t k,
+                                                                               std::uint64_t chord,
+                                                                               __m512d first,
+                                                                               __m512d last) {
+    if constexpr (kBits) {
+      return __mmask8(chord >> k);
+    } else {
+      const __m512d column =
+          _mm512_add_pd(_mm512_setr_pd(0, 1, 2, 3, 4, 5, 6, 7), _mm512_set1_pd(double(k)));
+      return __mmask8(_mm512_cmp_pd_mask(column, first, _CMP_GE_OQ) &
+                      _mm512_cmp_pd_mask(column, last, _CMP_LE_OQ));
+    }
+  }
+  // c00 * p00 + c10 * p10 + c01 * p01 + c11 * p11, left to right.
+  [[gnu::target("avx512f")]] __m512d weight_of(__m512d p00, __m512d p10, __m512d p01,
+                                               __m512d p11) const {
     __m512d weight = _mm512_maskz_mul_round_pd(0xFF, c00_, p00, kRound);
     weight = _mm512_maskz_add_round_pd(0xFF, weight,
                                        _mm512_maskz_mul_round_pd(0xFF, c10_, p10, kRound), kRound);
     weight = _mm512_maskz_add_round_pd(0xFF, weight,
                                        _mm512_maskz_mul_round_pd(0xFF, c01_, p01, kRound), kRound);
-    weight = _mm512_maskz_add_round_pd(0xFF, weight,
-                                       _mm512_maskz_mul_round_pd(0xFF, c11_, p11, kRound), kRound);
-    const __mmask8 inside = _mm512_cmp_pd_mask(column, first, _CMP_GE_OQ) &
-                            _mm512_cmp_pd_mask(column, last, _CMP_LE_OQ);
-    return _mm512_maskz_mov_pd(inside, weight);
+    return _mm512_maskz_add_round_pd(0xFF, weight,
+                                     _mm512_maskz_mul_round_pd(0xFF, c11_, p11, kRound), kRound);
   }
   // The weights of the eight pixels spread over the 24 doubles' third `part`.
   [[gnu::target("avx512f")]] static __m512d spread(int part, __m512d weight) {
