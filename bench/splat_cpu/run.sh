@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # bench/splat_cpu: CPU splat throughput on 1M synthetic events (uniform and hot spot),
 # 1 and 2 threads, peak RSS, and RSS against event count (memory must not grow with it).
+# cache/s/core: cached contributions per second of the cached pass (wall) per thread;
+# cache/cpu_s: per second of the threads' CPU time in that pass (median over the replays of
+# each); load: the 1-minute load average after the run.
 # usage: bench/splat_cpu/run.sh [BUILD_DIR] [WORK_DIR]   (defaults: build, /tmp/starlens-bench-splat)
 #   env: THREADS ("1 2"), REPEAT (3), COUNTS ("250000 1000000")
 set -euo pipefail
@@ -23,7 +26,7 @@ for distribution in uniform hotspot; do
   done
 done
 
-printf '\n%-8s %8s %7s %10s %14s %16s %10s %16s %10s %8s %8s\n' distribution events threads cache_s cache_contrib cache/s/core direct_s direct_contrib total_s write_s rss_MB
+printf '\n%-8s %8s %7s %10s %14s %16s %14s %10s %16s %10s %8s %8s %6s\n' distribution events threads cache_s cache_contrib cache/s/core cache/cpu_s direct_s direct_contrib total_s write_s rss_MB load
 for distribution in uniform hotspot; do
   for count in $counts; do
     for threads in $threads_list; do
@@ -31,15 +34,19 @@ for distribution in uniform hotspot; do
       frame=$work/$distribution-$count-t$threads.exr
       /usr/bin/time -f '%M' -o "$work/rss" "$splat" -i "$stream" -o "$frame" --threads "$threads" \
         --repeat "$repeat" --force --quiet
-      python3 - "$frame.manifest.json" "$(cat "$work/rss")" "$distribution" "$count" "$threads" <<'PY'
+      python3 - "$frame.manifest.json" "$(cat "$work/rss")" "$distribution" "$count" "$threads" \
+        "$(cut -d' ' -f1 /proc/loadavg)" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))
 rss_kb, distribution, count, threads = int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 c, t = m["counts"], m["timings_s"]
 rate = c["contributions_cache"] / t["accumulate_cache"]
+# Per CPU-second of the threads' work (builds that report it): what a loaded machine disturbs least.
+cpu = t.get("accumulate_cache_cpu")
+cpu_rate = f'{c["contributions_cache"] / cpu / 1e6:12.1f} M' if cpu else f'{"-":>14}'
 print(f'{distribution:<8} {c["events"]:8d} {threads:7d} {t["accumulate_cache"]:10.4f} {c["contributions_cache"]:14d} '
-      f'{rate / threads / 1e6:14.1f} M {t["accumulate_direct"]:10.4f} {c["contributions_direct"]:16d} '
-      f'{t["total"]:10.3f} {t["write_exr"]:8.3f} {rss_kb / 1024:8.1f}')
+      f'{rate / threads / 1e6:14.1f} M {cpu_rate} {t["accumulate_direct"]:10.4f} {c["contributions_direct"]:16d} '
+      f'{t["total"]:10.3f} {t["write_exr"]:8.3f} {rss_kb / 1024:8.1f} {sys.argv[6]:>6}')
 PY
     done
   done
