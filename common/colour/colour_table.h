@@ -74,6 +74,33 @@ class ColourTable {
     return {rgb.r, rgb.g, rgb.b, flux};
   }
 
+  // lookup(...).flux alone, bit for bit (the same arithmetic, without the colour): the
+  // producer's bound on a star's brightest image needs only the flux.
+  double lookup_flux(double observed_temperature_k, double k_times_mu) const {
+    const double position = (std::log(observed_temperature_k) - log_first_) * nodes_per_log_unit_;
+    if (!(position >= 0.0 && position < intervals_ && k_times_mu >= 0.0 &&
+          k_times_mu <= std::numeric_limits<double>::max())) {
+      return observed_colour_exact(observed_temperature_k, k_times_mu).flux;
+    }
+    const int index = static_cast<int>(position);
+    const double t = position - index;
+    const Node& left = nodes_[index];
+    const Node& right = nodes_[index + 1];
+    const double u = 1.0 - t;
+    const double left_value = (1.0 + 2.0 * t) * u * u;
+    const double left_slope = t * u * u;
+    const double right_value = t * t * (3.0 - 2.0 * t);
+    const double right_slope = -t * t * u;
+    constexpr int q = kQuantities - 1;  // v
+    const double interpolated = left_value * left.value[q] + left_slope * left.scaled_slope[q] +
+                                right_value * right.value[q] + right_slope * right.scaled_slope[q];
+    const double flux = k_times_mu * std::exp(interpolated);
+    if (!(flux <= std::numeric_limits<double>::max())) {
+      return observed_colour_exact(observed_temperature_k, k_times_mu).flux;  // throws: overflow
+    }
+    return flux;
+  }
+
   ColourTableAccuracy measure_accuracy() const;
 
   int intervals() const { return intervals_; }
@@ -100,6 +127,11 @@ class ColourTable {
 // ColourTable::shared().lookup(...): the producer's colour of a star image.
 inline StarColour observed_colour(double observed_temperature_k, double k_times_mu) {
   return ColourTable::shared().lookup(observed_temperature_k, k_times_mu);
+}
+
+// ColourTable::shared().lookup_flux(...): observed_colour(...).flux, bit for bit.
+inline double observed_flux(double observed_temperature_k, double k_times_mu) {
+  return ColourTable::shared().lookup_flux(observed_temperature_k, k_times_mu);
 }
 
 // The shared table's measured accuracy (measured once, ~0.1 s; the producer records it in

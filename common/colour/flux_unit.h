@@ -22,6 +22,22 @@ constexpr double kVegaReferenceFluxJy = 3640.0;
 double spectrum_scale_k(double flux_density_jy, double effective_wavelength_um,
                         double temperature_k);
 
+// spectrum_scale_k for one band, bit for bit, with what depends only on the band (the
+// frequency, h nu and the Planck prefactor) computed once: the producer asks for K of
+// millions of stars of one band.
+class BandSpectrumScale {
+ public:
+  // Throws std::domain_error unless effective_wavelength_um is finite and > 0.
+  explicit BandSpectrumScale(double effective_wavelength_um);
+  // Throws as spectrum_scale_k does.
+  double operator()(double flux_density_jy, double temperature_k) const;
+
+ private:
+  double wavelength_um_;
+  double h_nu_;              // h nu
+  double jansky_prefactor_;  // Jy per SI times 2 h nu^3 / c^2
+};
+
 // K_V, the scale of the Vega-unit reference star (sr).
 double vega_spectrum_scale_k();
 // ln Y(9602 K) (blackbody_tristimulus.h), so flux = A / K_V * exp(ln Y(T) - ln Y(9602 K)).

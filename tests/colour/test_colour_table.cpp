@@ -85,6 +85,24 @@ TEST_CASE("outside the table's range lookups are exact") {
   }
 }
 
+TEST_CASE("lookup_flux is lookup's flux bit for bit, in and outside the table's range") {
+  const ColourTable& table = ColourTable::shared();
+  std::mt19937_64 random(17);
+  std::uniform_real_distribution<double> log10_t(0.0, 12.0), log10_k(-30.0, 10.0);
+  int compared = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const double temperature = std::pow(10.0, log10_t(random));
+    const double k = i % 100 == 0 ? 0.0 : std::pow(10.0, log10_k(random));
+    const double flux = table.lookup(temperature, k).flux;
+    CHECK(table.lookup_flux(temperature, k) == flux);
+    CHECK(observed_flux(temperature, k) == observed_colour(temperature, k).flux);
+    ++compared;
+  }
+  CHECK(compared == 20000);
+  CHECK_THROWS_AS(table.lookup_flux(-1.0, 1.0), std::domain_error);
+  CHECK_THROWS_AS(table.lookup_flux(5000.0, -1.0), std::domain_error);
+}
+
 TEST_CASE("every output is finite and non-negative, with Y = 1, from 1 K to 1e12 K") {
   const ColourTable& table = ColourTable::shared();
   for (double log10_t = 0.0; log10_t <= 12.0; log10_t += 0.01) {

@@ -2,6 +2,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <random>
+#include <stdexcept>
 
 #include "colour/colour_table.h"
 #include "colour/flux_unit.h"
@@ -52,4 +54,34 @@ TEST_CASE("the Vega unit is Vega's luminance flux in SI") {
   const double want = vega_k * reference::blackbody_xyz(9602.0)[1];
   CHECK(vega_luminance_flux_si() == relative(want, 1e-11));
   CHECK(vega_spectrum_scale_k() == relative(vega_k, 1e-13));
+}
+
+TEST_CASE("BandSpectrumScale is spectrum_scale_k bit for bit, errors included") {
+  std::mt19937_64 random(23);
+  std::uniform_real_distribution<double> log10_t(1.0, 7.0), log10_f(-12.0, 4.0);
+  for (const double wavelength : {0.44, 0.551, 1.235, 2.159}) {
+    const BandSpectrumScale scale(wavelength);
+    for (int i = 0; i < 5000; ++i) {
+      const double temperature = std::pow(10.0, log10_t(random));
+      const double flux = i % 50 == 0 ? 0.0 : std::pow(10.0, log10_f(random));
+      bool threw = false;
+      double expected = 0;
+      try {
+        expected = spectrum_scale_k(flux, wavelength, temperature);
+      } catch (const std::domain_error&) {
+        threw = true;
+      }
+      if (threw) {
+        CHECK_THROWS_AS(scale(flux, temperature), std::domain_error);
+      } else {
+        CHECK(scale(flux, temperature) == expected);
+      }
+    }
+    // B_nu underflows for very cool stars: both refuse them.
+    CHECK_THROWS_AS(scale(1.0, 1.0), std::domain_error);
+    CHECK_THROWS_AS(scale(-1.0, 5000.0), std::domain_error);
+    CHECK_THROWS_AS(scale(1.0, std::nan("")), std::domain_error);
+  }
+  CHECK_THROWS_AS(BandSpectrumScale(0.0), std::domain_error);
+  CHECK_THROWS_AS(BandSpectrumScale(-1.0), std::domain_error);
 }

@@ -24,18 +24,19 @@ EventAssembler::EventAssembler(const PsfModel& psf, double band_wavelength_um, C
       peak_pixel_(peak_pixel_fraction(psf)),
       quick_bound_(band_wavelength_um, psf),
       band_wavelength_um_(band_wavelength_um),
+      band_scale_(band_wavelength_um),
       mode_(mode) {
   if (mode_ == ColourMode::table) ColourTable::shared();  // build it before the threads start
 }
 
 double EventAssembler::spectrum_scale(const catalog::CatalogStar& star) const {
-  return spectrum_scale_k(star.flux_jy, band_wavelength_um_, star.teff_k);
+  return band_scale_(star.flux_jy, star.teff_k);
 }
 
 double EventAssembler::smallest_visible_mu(double teff_k, double k, double max_g) const {
   if (!(max_g > 0 && k > 0)) return std::numeric_limits<double>::infinity();
   const double flux_per_mu = mode_ == ColourMode::table
-                                 ? observed_colour(max_g * teff_k, k).flux
+                                 ? observed_flux(max_g * teff_k, k)
                                  : observed_colour_exact(max_g * teff_k, k).flux;
   if (!(flux_per_mu > 0)) return std::numeric_limits<double>::infinity();
   // The margin covers the table's interpolation, which need not be monotonic to the last bit.

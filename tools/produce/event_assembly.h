@@ -6,6 +6,7 @@
 #include <string>
 
 #include "catalog/star_record.h"
+#include "colour/flux_unit.h"
 #include "events/star_event.h"
 #include "optics/psf.h"
 #include "visibility_bound.h"
@@ -55,6 +56,7 @@ class EventAssembler {
   double peak_pixel_;  // p_pix,max of the PSF
   VisibilityBound quick_bound_;
   double band_wavelength_um_;
+  BandSpectrumScale band_scale_;
   ColourMode mode_;
 };
 

@@ -93,9 +93,12 @@ class TriangleIndex {
 
   // Per-worker buffers of for_each_hit_batch.
   struct BatchScratch {
-    struct Pair {  // a star and a group over it, then the star's bin in the group's grid
+    struct Pair {  // a star and a group over it
       std::uint32_t star;
       std::uint32_t group;
+    };
+    struct Place {  // a star and its bin in a group's grid
+      std::uint32_t star;
       GroupGrids::BinPlace place;
     };
     struct Candidate {
@@ -103,6 +106,7 @@ class TriangleIndex {
       std::uint32_t triangle;
     };
     std::vector<Pair> pairs;
+    std::vector<Place> places;
     std::vector<Candidate> candidates;
   };
 
@@ -115,32 +119,31 @@ class TriangleIndex {
   void for_each_hit_batch(std::size_t slot, const Vec3* points, const double* min_mu,
                           std::size_t count, BatchScratch& scratch, Visit&& visit) const {
     auto& pairs = scratch.pairs;
+    auto& places = scratch.places;
     auto& candidates = scratch.candidates;
     pairs.clear();
+    places.clear();
     candidates.clear();
     for (std::uint32_t s = 0; s < count; ++s)
       for_each_group(slot, points[s], min_mu[s], [&](std::uint32_t group) {
         groups_.prefetch_frame(group);
         __builtin_prefetch(&group_max_mu_[group]);
-        pairs.push_back({s, group, {}});
+        pairs.push_back({s, group});
       });
-    std::size_t kept = 0;
-    for (const auto& pair : pairs) {
-      if (group_max_mu_[pair.group] < min_mu[pair.star]) continue;
-      auto& out = pairs[kept];
-      out = pair;
-      if (!groups_.find_bin(pair.group, points[pair.star], out.place)) continue;
-      groups_.prefetch_bin(out.place.bin);
-      ++kept;
+    for (const auto& [star, group] : pairs) {
+      if (group_max_mu_[group] < min_mu[star]) continue;
+      GroupGrids::BinPlace place;
+      if (!groups_.find_bin(group, points[star], place)) continue;
+      groups_.prefetch_bin(place.bin);
+      places.push_back({star, place});
     }
-    pairs.resize(kept);
-    for (const auto& pair : pairs) groups_.prefetch_bin_entries(pair.place.bin);
-    for (const auto& pair : pairs)
-      groups_.for_each_in_bin(pair.place, [&](std::uint32_t triangle) {
+    for (const auto& [star, place] : places) groups_.prefetch_bin_entries(place.bin);
+    for (const auto& [star, place] : places)
+      groups_.for_each_in_bin(place, [&](std::uint32_t triangle) {
         const char* address = reinterpret_cast<const char*>(&sources_[triangle]);
         __builtin_prefetch(address);
         __builtin_prefetch(address + sizeof(SourceTriangle) - 1);
-        candidates.push_back({pair.star, triangle});
+        candidates.push_back({star, triangle});
       });
     for (const auto& candidate : candidates) {
       Barycentric weights;
