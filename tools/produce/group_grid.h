@@ -74,10 +74,7 @@ class GroupGrids {
   void for_each_in_bin(const BinPlace& place, Test&& test) const {
     for (std::uint32_t e = bin_offsets_[place.bin]; e < bin_offsets_[place.bin + 1]; ++e) {
       const Entry& entry = triangles_[e];
-      if (place.iu < entry.u_low || place.iu > entry.u_high || place.iv < entry.v_low ||
-          place.iv > entry.v_high)
-        continue;
-      test(entry.triangle);
+      if (holds(entry, place)) test(entry.triangle);
     }
   }
   // Calls test(triangle) for the triangles of `group` whose bins hold p (a unit vector) and
@@ -110,6 +107,19 @@ class GroupGrids {
     std::uint8_t v_high;
   };
   static constexpr double kBoxSteps = 256;
+  static bool holds(const Entry& entry, const BinPlace& place) {
+    return (place.iu >= entry.u_low) & (place.iu <= entry.u_high) & (place.iv >= entry.v_low) &
+           (place.iv <= entry.v_high);
+  }
+  // The entries of a bin, and whether an entry's box holds a place (evaluated whole, without
+  // branches: batched lookups compact the entries that pass).
+  struct EntryRange {
+    const Entry* first;
+    const Entry* end;
+  };
+  EntryRange bin_entries(std::uint32_t bin) const {
+    return {triangles_.data() + bin_offsets_[bin], triangles_.data() + bin_offsets_[bin + 1]};
+  }
 
  private:
   std::vector<Frame> frames_;

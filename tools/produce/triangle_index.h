@@ -82,8 +82,8 @@ class TriangleIndex {
   // whose triangles all have mu below min_mu (images too faint to matter) are passed over.
   template <class Visit>
   void for_each_hit(std::size_t slot, const Vec3& p, Visit&& visit, double min_mu = 0.0) const {
-    for_each_group(slot, p, min_mu, [&](std::uint32_t group) {
-      if (group_max_mu_[group] < min_mu) return;
+    for_each_group(slot, p, min_mu, [&](std::uint32_t group, bool may_hold) {
+      if (!may_hold || group_max_mu_[group] < min_mu) return;
       groups_.for_each_candidate(group, p, [&](std::uint32_t triangle) {
         Barycentric weights;
         if (sources_[triangle].locate(p, weights)) visit(triangle, weights);
@@ -121,16 +121,22 @@ class TriangleIndex {
     auto& pairs = scratch.pairs;
     auto& places = scratch.places;
     auto& candidates = scratch.candidates;
-    pairs.clear();
-    places.clear();
-    candidates.clear();
+    // The cell's groups over each star: every entry is written, those that pass are kept
+    // (no branch on the box test, which goes either way).
+    std::size_t pair_count = 0;
     for (std::uint32_t s = 0; s < count; ++s)
-      for_each_group(slot, points[s], min_mu[s], [&](std::uint32_t group) {
-        groups_.prefetch_frame(group);
-        __builtin_prefetch(&group_max_mu_[group]);
-        pairs.push_back({s, group});
+      for_each_group(slot, points[s], min_mu[s], [&](std::uint32_t group, bool may_hold) {
+        if (pair_count == pairs.size()) pairs.resize(2 * pair_count + 256);
+        pairs[pair_count] = {s, group};
+        pair_count += may_hold;
       });
-    for (const auto& [star, group] : pairs) {
+    for (std::size_t i = 0; i < pair_count; ++i) {
+      groups_.prefetch_frame(pairs[i].group);
+      __builtin_prefetch(&group_max_mu_[pairs[i].group]);
+    }
+    places.clear();
+    for (std::size_t i = 0; i < pair_count; ++i) {
+      const auto [star, group] = pairs[i];
       if (group_max_mu_[group] < min_mu[star]) continue;
       GroupGrids::BinPlace place;
       if (!groups_.find_bin(group, points[star], place)) continue;
@@ -138,17 +144,26 @@ class TriangleIndex {
       places.push_back({star, place});
     }
     for (const auto& [star, place] : places) groups_.prefetch_bin_entries(place.bin);
-    for (const auto& [star, place] : places)
-      groups_.for_each_in_bin(place, [&](std::uint32_t triangle) {
-        const char* address = reinterpret_cast<const char*>(&sources_[triangle]);
-        __builtin_prefetch(address);
-        __builtin_prefetch(address + sizeof(SourceTriangle) - 1);
-        candidates.push_back({star, triangle});
-      });
-    for (const auto& candidate : candidates) {
+    std::size_t candidate_count = 0;
+    for (const auto& [star, place] : places) {
+      const GroupGrids::EntryRange range = groups_.bin_entries(place.bin);
+      const auto size = static_cast<std::size_t>(range.end - range.first);
+      if (candidate_count + size > candidates.size())
+        candidates.resize(2 * (candidate_count + size) + 256);
+      for (const GroupGrids::Entry* entry = range.first; entry != range.end; ++entry) {
+        candidates[candidate_count] = {star, entry->triangle};
+        candidate_count += GroupGrids::holds(*entry, place);
+      }
+    }
+    for (std::size_t i = 0; i < candidate_count; ++i) {
+      const char* address = reinterpret_cast<const char*>(&sources_[candidates[i].triangle]);
+      __builtin_prefetch(address);
+      __builtin_prefetch(address + sizeof(SourceTriangle) - 1);
+    }
+    for (std::size_t i = 0; i < candidate_count; ++i) {
+      const auto [star, triangle] = candidates[i];
       Barycentric weights;
-      if (sources_[candidate.triangle].locate(points[candidate.star], weights))
-        visit(candidate.star, candidate.triangle, weights);
+      if (sources_[triangle].locate(points[star], weights)) visit(star, triangle, weights);
     }
   }
 
@@ -159,15 +174,15 @@ class TriangleIndex {
   }
 
  private:
-  // Calls visit_group(group) for the groups of the cell at `slot` whose grids may hold p: the
-  // unprojected ones, then level by level those of p's bin whose box holds p and whose mu
-  // bound (rounded up) reaches min_mu.
+  // Calls visit_group(group, may_hold) for the groups of the cell at `slot` whose grids may
+  // hold p: the unprojected ones, then level by level those of p's bin; may_hold is false
+  // where the entry's box does not hold p or its mu bound (rounded up) is below min_mu.
   template <class VisitGroup>
   void for_each_group(std::size_t slot, const Vec3& p, double min_mu,
                       VisitGroup&& visit_group) const {
     const CellGrid& grid = grids_[slot];
     for (std::uint32_t e = grid.first_unprojected; e < grid.end_unprojected; ++e)
-      visit_group(entries_[e].group);
+      visit_group(entries_[e].group, true);
     const double depth = inline_dot(p, grid.centre);
     if (!(depth > 0.0)) return;
     const double inverse_depth = 1.0 / depth;
@@ -179,10 +194,9 @@ class TriangleIndex {
     const auto test = [&](std::uint32_t first, std::uint32_t end) {
       for (std::uint32_t e = first; e < end; ++e) {
         const Entry& entry = entries_[e];
-        if (entry.max_mu < min_mu || u < entry.u_low || u > entry.u_high || v < entry.v_low ||
-            v > entry.v_high)
-          continue;
-        visit_group(entry.group);
+        visit_group(entry.group, (entry.max_mu >= min_mu) & (u >= entry.u_low) &
+                                     (u <= entry.u_high) & (v >= entry.v_low) &
+                                     (v <= entry.v_high));
       }
     };
     for (std::uint32_t l = grid.first_level; l < grid.end_level; ++l) {
