@@ -33,9 +33,10 @@ double thread_cpu_seconds() {
 }
 
 struct Hit {
-  std::uint32_t star;  // within the cell
-  std::uint32_t triangle;
+  std::uint32_t star;           // within the cell
+  std::uint32_t mesh_triangle;  // the lens map's number
   ImagePoint point;
+  double mu;  // of the triangle
 };
 
 // Shared state of one run.
@@ -135,7 +136,9 @@ class UnitWorker {
       if (batch_stars_.size() == kBatchStars) map_batch(slot);
     }
     map_batch(slot);
-    for (const std::uint8_t flag : imaged_) counts.stars_imaged += flag;
+    std::uint64_t imaged = 0;
+    for (const std::uint8_t flag : imaged_) imaged += flag;
+    counts.stars_imaged += imaged;
     counts.stars_read += count;
     counts.images += hits_.size();
     const auto mapped = Clock::now();
@@ -147,11 +150,11 @@ class UnitWorker {
       const double k = spectrum_scale_[hit.star];
       StarEvent event;
       const Classification classification =
-          run_.assembler.assemble(star.teff_k, k, hit.point, run_.index.mu(hit.triangle), event);
+          run_.assembler.assemble(star.teff_k, k, hit.point, hit.mu, event);
       ++counts.events_by_class[static_cast<int>(classification.event_class)];
       if (classification.event_class == EventClass::discarded) continue;
       if (classification.bounded_by_max) ++counts.direct_bounded;
-      add_event(event, run_.index.mesh_triangle(hit.triangle), classification);
+      add_event(event, hit.mesh_triangle, classification);
     }
     times.add("colour", std::chrono::duration<double>(Clock::now() - mapped).count());
   }
@@ -170,7 +173,8 @@ class UnitWorker {
         });
     for (const BatchHit& hit : batch_hits_) index.prefetch_image_vertices(hit.triangle);
     for (const BatchHit& hit : batch_hits_) {
-      hits_.push_back({hit.star, hit.triangle, index.map(hit.triangle, hit.weights)});
+      hits_.push_back({hit.star, index.mesh_triangle(hit.triangle),
+                       index.map(hit.triangle, hit.weights), index.mu(hit.triangle)});
       imaged_[hit.star] = 1;
     }
     batch_stars_.clear();

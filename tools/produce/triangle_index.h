@@ -167,8 +167,12 @@ class TriangleIndex {
     }
   }
 
-  // Hints for mapping a hit soon: the image triangle, then (once that is loaded) its vertices.
-  void prefetch_image(std::uint32_t triangle) const { __builtin_prefetch(&images_[triangle]); }
+  // Hints for mapping a hit soon: the image triangle (and its lens-map number), then (once
+  // that is loaded) its vertices.
+  void prefetch_image(std::uint32_t triangle) const {
+    __builtin_prefetch(&images_[triangle]);
+    __builtin_prefetch(&mesh_triangle_[triangle]);
+  }
   void prefetch_image_vertices(std::uint32_t triangle) const {
     for (const std::uint32_t v : images_[triangle].vertex) __builtin_prefetch(&image_vertices_[v]);
   }
