@@ -22,7 +22,10 @@ ChunkSummary ChunkTally::summarise(std::span<const StarEvent> events,
     stamp_ = 1;
   }
   ChunkSummary summary;
+  // The stamps are spread over every triangle of the map: ask for them a few events ahead.
+  constexpr std::size_t kAhead = 16;
   for (std::size_t i = 0; i < events.size(); ++i) {
+    if (i + kAhead < events.size()) __builtin_prefetch(&triangle_stamp_[triangles[i + kAhead]]);
     std::uint32_t& triangle = triangle_stamp_[triangles[i]];
     if (triangle != stamp_) {
       triangle = stamp_;
