@@ -2,9 +2,12 @@
 // An array that grows in fixed blocks of 2^16 elements and never moves what it holds: the
 // mesh's large arrays grow pass by pass, and a std::vector's reallocation would need the old
 // and the new copy at once (the peak memory of the run). Indexing costs a shift and a mask.
+// The block table is reserved for 2^32 elements up front, so it never moves either: one
+// thread may read elements already there while another appends.
 #include <cstddef>
 #include <memory>
 #include <new>
+#include <stdexcept>
 #include <type_traits>
 #include <vector>
 
@@ -18,7 +21,13 @@ class BlockVector {
   static constexpr int kShift = 16;
   static constexpr std::size_t kBlock = std::size_t{1} << kShift;
 
+  BlockVector() { blocks_.reserve(kMaxBlocks); }
+  BlockVector(BlockVector&&) noexcept = default;
+  BlockVector& operator=(BlockVector&&) noexcept = default;
+
   std::size_t size() const { return size_; }
+  // Elements whose memory is allocated (size() and beyond, after reserve).
+  std::size_t capacity() const { return blocks_.size() * kBlock; }
   bool empty() const { return size_ == 0; }
   T& operator[](std::size_t i) { return blocks_[i >> kShift][i & (kBlock - 1)]; }
   const T& operator[](std::size_t i) const { return blocks_[i >> kShift][i & (kBlock - 1)]; }
@@ -50,6 +59,12 @@ class BlockVector {
 #pragma omp parallel for schedule(static)
     for (std::ptrdiff_t i = first; i < end; ++i) new (&(*this)[i]) T();
   }
+  // Declares the elements up to `size` (at most capacity()) present: the caller has written
+  // those beyond size() through operator[] after reserve.
+  void assume_written(std::size_t size) {
+    if (size > capacity()) throw std::length_error("BlockVector::assume_written past capacity");
+    if (size > size_) size_ = size;
+  }
   void push_back(const T& value) {
     resize(size_ + 1);
     (*this)[size_ - 1] = value;
@@ -59,6 +74,7 @@ class BlockVector {
   struct FreeBlock {
     void operator()(T* block) const { std::allocator<T>().deallocate(block, kBlock); }
   };
+  static constexpr std::size_t kMaxBlocks = (std::size_t{1} << 32) / kBlock;
   std::vector<std::unique_ptr<T[], FreeBlock>> blocks_;
   std::size_t size_ = 0;
 };

@@ -1,9 +1,12 @@
 #include "mesh_refiner.h"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cmath>
+#include <thread>
 
 #include "bisection_mesh.h"
 #include "ordered_parallel.h"
@@ -53,6 +56,7 @@ class MeshRefiner {
 
  private:
   void trace_new_vertices();
+  void split_in_order(const std::vector<std::int32_t>& visits, std::vector<std::int32_t>& created);
   Vec3 camera_direction(std::uint32_t v) const {
     return camera_.direction(mesh_.x()[v], mesh_.y()[v]);
   }
@@ -90,6 +94,78 @@ void MeshRefiner::trace_new_vertices() {
   for (std::int64_t v = first; v < count; ++v)
     rays_[v] = StoredRay(spacetime_.trace(camera_direction(v)));
   if (on_traced_) on_traced_(static_cast<std::uint64_t>(count - first));
+}
+
+// The pass's conforming splits, in order, on one thread (the mesh's numbering depends on it):
+// `visits` lists the triangles to split (t >= 0) and the drops to count as early (~t). The
+// other threads meanwhile trace the vertices these splits make (the next pass's first rays)
+// as they appear: the splits' thread publishes the vertex count after each split, and the
+// vertices' positions are written before it.
+void MeshRefiner::split_in_order(const std::vector<std::int32_t>& visits,
+                                 std::vector<std::int32_t>& created) {
+  created.clear();
+  const auto visit_count = static_cast<std::int64_t>(visits.size());
+  const auto decode = [](std::int32_t visit) { return visit >= 0 ? visit : ~visit; };
+  // Room for what the splits will add: one triangle each, as a pair of splits that share the
+  // hypotenuse adds two (most do; the rest fault on their own); rays for one new vertex each
+  // (forced splits of coarser neighbours may make more: those are traced in the next pass).
+  mesh_.reserve(visits.size());
+  const std::size_t first = mesh_.vertex_count();
+  rays_.reserve(first + visits.size());
+  const std::size_t ray_room = std::min(rays_.capacity(), first + visits.size());
+  std::atomic<std::size_t> published{first}, claimed{first};
+  std::atomic<bool> done{false};
+  // Traces published vertices in chunks until the splits are done and nothing is left.
+  const auto trace_published = [&] {
+    constexpr std::size_t kChunk = 64;
+    int idle = 0;
+    while (true) {
+      const bool finished = done.load(std::memory_order_acquire);  // before published
+      const std::size_t end = std::min(published.load(std::memory_order_acquire), ray_room);
+      std::size_t start = claimed.load(std::memory_order_relaxed);
+      if (start >= end) {
+        if (finished) return;
+        if (++idle % 64 == 0) std::this_thread::yield();
+        continue;
+      }
+      const std::size_t stop = std::min(start + kChunk, end);
+      if (!claimed.compare_exchange_weak(start, stop, std::memory_order_relaxed)) continue;
+      for (std::size_t v = start; v < stop; ++v)
+        rays_[v] = StoredRay(spacetime_.trace(camera_direction(static_cast<std::uint32_t>(v))));
+    }
+  };
+#pragma omp parallel
+  {
+    if (omp_get_thread_num() == 0) {
+      for (std::int64_t i = 0; i < visit_count; ++i) {
+        // The splits read and write triangles at random, one after another: ask for the
+        // triangles (and the neighbours across the hypotenuse) of the visits ahead.
+        if (i + 16 < visit_count) __builtin_prefetch(&mesh_.triangle(decode(visits[i + 16])));
+        if (i + 8 < visit_count) {
+          const std::int32_t base = mesh_.triangle(decode(visits[i + 8])).neighbour[0];
+          if (base >= 0) __builtin_prefetch(&mesh_.triangle(base));
+        }
+        const std::int32_t t = decode(visits[i]);
+        // A slot refilled by a forced split earlier in this loop holds a new, unevaluated child.
+        if (mesh_.triangle(t).fresh) continue;
+        if (visits[i] < 0) {
+          ++dropped_early_;
+        } else {
+          mesh_.split(t, created);
+          published.store(mesh_.vertex_count(), std::memory_order_release);
+        }
+      }
+      done.store(true, std::memory_order_release);
+      // With one thread this traces nothing here (the next pass does, as before): only
+      // threads that were tracing alongside are joined by this one for what is left.
+      if (omp_get_num_threads() > 1) trace_published();
+    } else {
+      trace_published();
+    }
+  }
+  const std::size_t traced = claimed.load();
+  rays_.assume_written(traced);
+  if (on_traced_ && traced > first) on_traced_(static_cast<std::uint64_t>(traced - first));
 }
 
 // Signed solid angle of a triangle on the camera's sky: for a pinhole camera from pixel
@@ -217,7 +293,6 @@ void MeshRefiner::check_midpoints(std::int32_t t) {
 
 RefinedMesh MeshRefiner::run() {
   std::vector<std::int32_t> pending, candidates, created, visits;
-  const auto decode = [](std::int32_t visit) { return visit >= 0 ? visit : ~visit; };
   for (std::int32_t t = 0; t < static_cast<std::int32_t>(mesh_.triangles().size()); ++t)
     if (mesh_.take_fresh(t)) pending.push_back(t);
   while (!pending.empty()) {
@@ -256,27 +331,7 @@ RefinedMesh MeshRefiner::run() {
           return evaluations_[pending[i]].verdict == Verdict::split ? pending[i] : ~pending[i];
         },
         visits);
-    created.clear();
-    // Room for what the splits will add: one triangle each, as a pair of splits that share
-    // the hypotenuse adds two (most do; the rest, and vertices, fault on their own).
-    const auto visit_count = static_cast<std::int64_t>(visits.size());
-    mesh_.reserve(visits.size());
-    for (std::int64_t i = 0; i < visit_count; ++i) {
-      // The splits read and write triangles at random, one after another: ask for the
-      // triangles (and the neighbours across the hypotenuse) of the visits ahead.
-      if (i + 16 < visit_count) __builtin_prefetch(&mesh_.triangle(decode(visits[i + 16])));
-      if (i + 8 < visit_count) {
-        const std::int32_t base = mesh_.triangle(decode(visits[i + 8])).neighbour[0];
-        if (base >= 0) __builtin_prefetch(&mesh_.triangle(base));
-      }
-      const std::int32_t t = decode(visits[i]);
-      // A slot refilled by a forced split earlier in this loop holds a new, unevaluated child.
-      if (mesh_.triangle(t).fresh) continue;
-      if (visits[i] < 0)
-        ++dropped_early_;
-      else
-        mesh_.split(t, created);
-    }
+    split_in_order(visits, created);
     pending.swap(created);  // each new triangle once, in order of creation
     mesh_.clear_fresh(pending);
   }
