@@ -135,28 +135,35 @@ GroupGrids::GroupGrids(const LensMesh& mesh, const std::vector<TriangleGroup>& g
   std::vector<GroupBuild> built(groups.size());
 #pragma omp parallel for schedule(dynamic, 16)
   for (std::size_t g = 0; g < groups.size(); ++g) built[g] = build_group(mesh, groups[g]);
-  // Where each group's bins and triangles go, then copied in parallel.
-  std::vector<std::size_t> first_bin(built.size() + 1, 0), first_triangle(built.size() + 1, 0);
+  // Each group keeps its own entries (moved, not copied into one array: a copy would hold
+  // them twice at the index build's peak); its bins' offsets, relative to its entries and
+  // with its end, go into one array.
+  std::vector<std::size_t> first_bin(built.size() + 1, 0);
   for (std::size_t g = 0; g < built.size(); ++g) {
-    first_bin[g + 1] = first_bin[g] + built[g].bin_offsets.size() - 1;
-    first_triangle[g + 1] = first_triangle[g] + built[g].triangles.size();
+    first_bin[g + 1] = first_bin[g] + built[g].bin_offsets.size();
+    bins_ += built[g].bin_offsets.size() - 1;
+    entries_ += built[g].triangles.size();
   }
   frames_.resize(built.size());
-  bin_offsets_.resize(first_bin.back() + 1);
-  triangles_.resize(first_triangle.back());
-  bin_offsets_[0] = 0;
+  group_entries_.resize(built.size());
+  bin_offsets_.resize(first_bin.back());
 #pragma omp parallel for schedule(dynamic, 64)
   for (std::size_t g = 0; g < built.size(); ++g) {
     GroupBuild& build = built[g];
-    const auto base = static_cast<std::uint32_t>(first_triangle[g]);
+    std::copy(build.bin_offsets.begin(), build.bin_offsets.end(),
+              bin_offsets_.begin() + static_cast<std::ptrdiff_t>(first_bin[g]));
+    group_entries_[g] = std::move(build.triangles);
     build.frame.first_bin = static_cast<std::uint32_t>(first_bin[g]);
+    build.frame.entries = group_entries_[g].data();
     frames_[g] = build.frame;
-    for (std::size_t b = 1; b < build.bin_offsets.size(); ++b)
-      bin_offsets_[first_bin[g] + b] = base + build.bin_offsets[b];
-    std::copy(build.triangles.begin(), build.triangles.end(),
-              triangles_.begin() + static_cast<std::ptrdiff_t>(base));
     build = GroupBuild();
   }
+}
+
+void GroupGrids::renumber(const std::vector<std::uint32_t>& new_number) {
+#pragma omp parallel for schedule(dynamic, 64)
+  for (std::size_t g = 0; g < group_entries_.size(); ++g)
+    for (Entry& entry : group_entries_[g]) entry.triangle = new_number[entry.triangle];
 }
 
 std::array<Vec3, 4> GroupGrids::rectangle_corners(std::uint32_t group) const {

@@ -16,14 +16,26 @@
 
 namespace starlens::produce {
 
+// A triangle filed in a group-grid bin, with the part of the bin its (padded) box covers: steps
+// of 1/GroupGrids::kBoxSteps of the bin's sides, from the bin's corner, floored (so a point of
+// the triangle is never outside its entry's box).
+struct GroupGridEntry {
+  std::uint32_t triangle;
+  std::uint8_t u_low;
+  std::uint8_t u_high;
+  std::uint8_t v_low;
+  std::uint8_t v_high;
+};
+
 class GroupGrids {
  public:
   struct Frame {
     Vec3 centre;  // the tangent point
     Vec3 axis_u;  // along the slivers
     Vec3 axis_v;
-    PlanarGrid grid;          // covers the box of the group's projected vertices (padded)
-    std::uint32_t first_bin;  // into bin_offsets_
+    PlanarGrid grid;                // covers the box of the group's projected vertices (padded)
+    std::uint32_t first_bin;        // into bin_offsets_
+    const GroupGridEntry* entries;  // the group's entries
   };
 
   GroupGrids() = default;
@@ -32,19 +44,18 @@ class GroupGrids {
 
   std::size_t size() const { return frames_.size(); }
   const Frame& frame(std::uint32_t group) const { return frames_[group]; }
-  std::uint64_t entries() const { return triangles_.size(); }
-  std::uint64_t bins() const { return bin_offsets_.size() - 1; }
+  std::uint64_t entries() const { return entries_; }
+  std::uint64_t bins() const { return bins_; }
   // The four corners of the group's grid rectangle, as unit directions (the rectangle's edges
   // are great-circle arcs).
   std::array<Vec3, 4> rectangle_corners(std::uint32_t group) const;
   // Renames every triangle t held to new_number[t].
-  void renumber(const std::vector<std::uint32_t>& new_number) {
-    for (Entry& entry : triangles_) entry.triangle = new_number[entry.triangle];
-  }
+  void renumber(const std::vector<std::uint32_t>& new_number);
 
   // Where p (a unit vector) falls in a group's grid: its bin, and its place within the bin in
   // 1/kBoxSteps of the bin's sides.
   struct BinPlace {
+    const GroupGridEntry* entries;  // the group's
     std::uint32_t bin;
     std::uint32_t iu;
     std::uint32_t iv;
@@ -63,6 +74,7 @@ class GroupGrids {
       return false;
     const auto column_index = static_cast<std::uint32_t>(column);
     const auto row_index = static_cast<std::uint32_t>(row);
+    place.entries = f.entries;
     place.bin = f.first_bin + row_index * f.grid.columns + column_index;
     // column - column_index is exact.
     place.iu = static_cast<std::uint32_t>((column - column_index) * kBoxSteps);
@@ -73,7 +85,7 @@ class GroupGrids {
   template <class Test>
   void for_each_in_bin(const BinPlace& place, Test&& test) const {
     for (std::uint32_t e = bin_offsets_[place.bin]; e < bin_offsets_[place.bin + 1]; ++e) {
-      const Entry& entry = triangles_[e];
+      const Entry& entry = place.entries[e];
       if (holds(entry, place)) test(entry.triangle);
     }
   }
@@ -92,20 +104,11 @@ class GroupGrids {
     __builtin_prefetch(address + sizeof(Frame) - 1);
   }
   void prefetch_bin(std::uint32_t bin) const { __builtin_prefetch(&bin_offsets_[bin]); }
-  void prefetch_bin_entries(std::uint32_t bin) const {
-    __builtin_prefetch(&triangles_[bin_offsets_[bin]]);
+  void prefetch_bin_entries(const BinPlace& place) const {
+    __builtin_prefetch(place.entries + bin_offsets_[place.bin]);
   }
 
-  // A triangle filed in a bin, with the part of the bin its (padded) box covers: steps of
-  // 1/kBoxSteps of the bin's sides, from the bin's corner, floored (so a point of the triangle
-  // is never outside its entry's box).
-  struct Entry {
-    std::uint32_t triangle;
-    std::uint8_t u_low;
-    std::uint8_t u_high;
-    std::uint8_t v_low;
-    std::uint8_t v_high;
-  };
+  using Entry = GroupGridEntry;
   static constexpr double kBoxSteps = 256;
   static bool holds(const Entry& entry, const BinPlace& place) {
     return (place.iu >= entry.u_low) & (place.iu <= entry.u_high) & (place.iv >= entry.v_low) &
@@ -117,14 +120,17 @@ class GroupGrids {
     const Entry* first;
     const Entry* end;
   };
-  EntryRange bin_entries(std::uint32_t bin) const {
-    return {triangles_.data() + bin_offsets_[bin], triangles_.data() + bin_offsets_[bin + 1]};
+  EntryRange bin_entries(const BinPlace& place) const {
+    return {place.entries + bin_offsets_[place.bin], place.entries + bin_offsets_[place.bin + 1]};
   }
 
  private:
   std::vector<Frame> frames_;
-  std::vector<std::uint32_t> bin_offsets_;  // CSR over all groups' bins
-  std::vector<Entry> triangles_;
+  // Per group, its bins' offsets into its entries, then their end.
+  std::vector<std::uint32_t> bin_offsets_;
+  std::vector<std::vector<Entry>> group_entries_;
+  std::uint64_t bins_ = 0;
+  std::uint64_t entries_ = 0;
 };
 
 }  // namespace starlens::produce

@@ -143,10 +143,10 @@ class TriangleIndex {
       groups_.prefetch_bin(place.bin);
       places.push_back({star, place});
     }
-    for (const auto& [star, place] : places) groups_.prefetch_bin_entries(place.bin);
+    for (const auto& [star, place] : places) groups_.prefetch_bin_entries(place);
     std::size_t candidate_count = 0;
     for (const auto& [star, place] : places) {
-      const GroupGrids::EntryRange range = groups_.bin_entries(place.bin);
+      const GroupGrids::EntryRange range = groups_.bin_entries(place);
       const auto size = static_cast<std::size_t>(range.end - range.first);
       if (candidate_count + size > candidates.size())
         candidates.resize(2 * (candidate_count + size) + 256);
