@@ -42,13 +42,14 @@ c, t, threads = m["counts"], m["timings_s"], m["threads"]
 produce = t["produce_wall"]
 print(f'{sys.argv[3]:<22} {threads:3d} {c["stars_read"]:9d} {c["stars_too_faint"]:9d} {c["images"]:9d} '
       f'{c["events"]:9d} {t["query"]:6.2f} {t["read"]:6.2f} {t["mapping"]:6.2f} {t["colour"]:6.2f} '
-      f'{t["write"]:6.2f} {produce:7.3f} {c["events"] / produce / threads / 1e6:8.3f} '
+      f'{t["write"]:6.2f} {produce:7.3f} {t.get("produce_cpu", float("nan")):6.3f} '
+      f'{c["events"] / produce / threads / 1e6:8.3f} '
       f'{c["stars_read"] / produce / threads / 1e6:8.3f} {wall:6.2f} {rss_kb / 1024:7.0f}')
 PY
 }
 
-printf '\n%-22s %3s %9s %9s %9s %9s %6s %6s %6s %6s %6s %7s %8s %8s %6s %7s\n' run thr stars too_faint images \
-  events query read map colour write prod_s Mev/s/c Mst/s/c wall_s rss_MB
+printf '\n%-22s %3s %9s %9s %9s %9s %6s %6s %6s %6s %6s %7s %6s %8s %8s %6s %7s\n' run thr stars too_faint images \
+  events query read map colour write prod_s cpu_s Mev/s/c Mst/s/c wall_s rss_MB
 for threads in $threads_list; do
   run "count sink" "$threads" "$work/count-t$threads.json" -l "$work/map.h5" -c "$work/stars.h5" --sink count
 done
@@ -63,7 +64,8 @@ run "count, 10^6 stars" 2 "$work/small.json" -l "$work/map.h5" -c "$work/small.h
 
 echo
 echo "per-phase columns are thread-seconds summed over the workers; prod_s is the producer's wall time"
-echo "(query = index build, before it); too_faint = stars no image of which can reach min-Y (skipped"
+echo "(query = index build, before it); cpu_s = the workers' CPU seconds over prod_s (waits and"
+echo "preemption left out); too_faint = stars no image of which can reach min-Y (skipped"
 echo "before mapping); images = star images mapped (events + those below min-Y); Mev/s/c = events"
 echo "written per second per thread; Mst/s/c = catalogue stars per second per thread."
 
