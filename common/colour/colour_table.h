@@ -46,28 +46,12 @@ class ColourTable {
   // k_times_mu: as observed_colour_exact, within the worst error measure_accuracy() finds
   // (it samples every interval at 7 points; dense random sampling stays within 1.05 x).
   StarColour lookup(double observed_temperature_k, double k_times_mu) const {
-    const double position = (std::log(observed_temperature_k) - log_first_) * nodes_per_log_unit_;
-    if (!(position >= 0.0 && position < intervals_ && k_times_mu >= 0.0 &&
-          k_times_mu <= std::numeric_limits<double>::max())) {
+    Interpolation at;
+    if (!locate(observed_temperature_k, k_times_mu, at))
       return observed_colour_exact(observed_temperature_k, k_times_mu);
-    }
-    const int index = static_cast<int>(position);
-    const double t = position - index;
-    const Node& left = nodes_[index];
-    const Node& right = nodes_[index + 1];
-    const double u = 1.0 - t;
-    const double left_value = (1.0 + 2.0 * t) * u * u;
-    const double left_slope = t * u * u;
-    const double right_value = t * t * (3.0 - 2.0 * t);
-    const double right_slope = -t * t * u;
-    double interpolated[kQuantities];
-    for (int q = 0; q < kQuantities; ++q) {
-      interpolated[q] = left_value * left.value[q] + left_slope * left.scaled_slope[q] +
-                        right_value * right.value[q] + right_slope * right.scaled_slope[q];
-    }
     const LinearRgb rgb =
-        desaturate_into_gamut({interpolated[0], interpolated[1], interpolated[2]}, 1.0);
-    const double flux = k_times_mu * std::exp(interpolated[3]);
+        desaturate_into_gamut({interpolate(at, 0), interpolate(at, 1), interpolate(at, 2)}, 1.0);
+    const double flux = k_times_mu * std::exp(interpolate(at, kFlux));
     if (!(flux <= std::numeric_limits<double>::max())) {
       return observed_colour_exact(observed_temperature_k, k_times_mu);  // throws: overflow
     }
@@ -77,24 +61,10 @@ class ColourTable {
   // lookup(...).flux alone, bit for bit (the same arithmetic, without the colour): the
   // producer's bound on a star's brightest image needs only the flux.
   double lookup_flux(double observed_temperature_k, double k_times_mu) const {
-    const double position = (std::log(observed_temperature_k) - log_first_) * nodes_per_log_unit_;
-    if (!(position >= 0.0 && position < intervals_ && k_times_mu >= 0.0 &&
-          k_times_mu <= std::numeric_limits<double>::max())) {
+    Interpolation at;
+    if (!locate(observed_temperature_k, k_times_mu, at))
       return observed_colour_exact(observed_temperature_k, k_times_mu).flux;
-    }
-    const int index = static_cast<int>(position);
-    const double t = position - index;
-    const Node& left = nodes_[index];
-    const Node& right = nodes_[index + 1];
-    const double u = 1.0 - t;
-    const double left_value = (1.0 + 2.0 * t) * u * u;
-    const double left_slope = t * u * u;
-    const double right_value = t * t * (3.0 - 2.0 * t);
-    const double right_slope = -t * t * u;
-    constexpr int q = kQuantities - 1;  // v
-    const double interpolated = left_value * left.value[q] + left_slope * left.scaled_slope[q] +
-                                right_value * right.value[q] + right_slope * right.scaled_slope[q];
-    const double flux = k_times_mu * std::exp(interpolated);
+    const double flux = k_times_mu * std::exp(interpolate(at, kFlux));
     if (!(flux <= std::numeric_limits<double>::max())) {
       return observed_colour_exact(observed_temperature_k, k_times_mu).flux;  // throws: overflow
     }
@@ -112,11 +82,38 @@ class ColourTable {
 
  private:
   static constexpr int kQuantities = 4;  // r, g, b at Y = 1 before gamut mapping; v
+  static constexpr int kFlux = 3;        // v
   // One cache line: values and derivatives times the node spacing.
   struct alignas(64) Node {
     double value[kQuantities];
     double scaled_slope[kQuantities];
   };
+  // Where a lookup falls in the table: its interval's nodes and the cubic Hermite weights.
+  struct Interpolation {
+    const Node* left;
+    const Node* right;
+    double left_value, left_slope, right_value, right_slope;
+  };
+
+  // False outside the table's range or for invalid arguments (the caller then integrates).
+  bool locate(double observed_temperature_k, double k_times_mu, Interpolation& at) const {
+    const double position = (std::log(observed_temperature_k) - log_first_) * nodes_per_log_unit_;
+    if (!(position >= 0.0 && position < intervals_ && k_times_mu >= 0.0 &&
+          k_times_mu <= std::numeric_limits<double>::max())) {
+      return false;
+    }
+    const int index = static_cast<int>(position);
+    const double t = position - index;
+    const double u = 1.0 - t;
+    at = {&nodes_[index], &nodes_[index + 1],      (1.0 + 2.0 * t) * u * u,
+          t * u * u,      t * t * (3.0 - 2.0 * t), -t * t * u};
+    return true;
+  }
+
+  static double interpolate(const Interpolation& at, int q) {
+    return at.left_value * at.left->value[q] + at.left_slope * at.left->scaled_slope[q] +
+           at.right_value * at.right->value[q] + at.right_slope * at.right->scaled_slope[q];
+  }
 
   double log_first_;
   double nodes_per_log_unit_;
