@@ -25,7 +25,7 @@ struct Case {
 SplatConstants constants_for(const Case& frame, const PsfModel& model, const PhaseCache& cache,
                              std::vector<PhaseQuad>& quads) {
   const std::int32_t window = 2 * model.cache_radius + 1;
-  quads = interleave_phase_cache(cache.all_weights(), model.phases, window);
+  quads = interleave_phase_cache(cache);
   return {frame.width,
           frame.height,
           model.cache_radius,

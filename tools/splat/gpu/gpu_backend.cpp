@@ -58,7 +58,7 @@ class GpuBackend final : public SplatBackend {
 
   void begin(const StreamHeader& header, const PhaseCache& cache) override {
     header_ = header;
-    engine_.begin(header, cache.all_weights());
+    engine_.begin(header, cache);
   }
 
   void accumulate(std::span<const StarEvent> events) override {

@@ -13,6 +13,7 @@
 
 #include "events/star_event.h"
 #include "optics/moffat.h"
+#include "optics/psf.h"
 #include "tile_geometry.h"
 
 namespace starlens {
@@ -40,23 +41,22 @@ struct SplatConstants {
   std::int32_t window;        // 2 Rc + 1
   std::int32_t all_direct;    // --psf-direct
   Moffat psf;
-  const PhaseQuad* cache;  // interleave_phase_cache(PhaseCache::all_weights()), on the device
+  const PhaseQuad* cache;  // interleave_phase_cache(the PhaseCache), on the device
 };
 
-// PhaseCache::all_weights() ((P + 1)^2 phases of window^2 weights, phase (a, b) at
-// (b (P + 1) + a) window^2) rearranged for the kernels: for each cell (a, b) of the phase grid
-// (a, b < P, cell b P + a), window^2 quads of the weights at phases (a, b), (a + 1, b),
-// (a, b + 1) and (a + 1, b + 1). The same numbers, so every contribution keeps its bits.
-inline std::vector<PhaseQuad> interleave_phase_cache(const std::vector<double>& weights,
-                                                     std::int32_t phases, std::int32_t window) {
-  const std::size_t area = std::size_t(window) * window, row = std::size_t(phases) + 1;
+// The phase cache rearranged for the kernels: for each cell (a, b) of the phase grid (a, b < P,
+// cell b P + a), window^2 quads of the weights at phases (a, b), (a + 1, b), (a, b + 1) and
+// (a + 1, b + 1). The same numbers, so every contribution keeps its bits.
+inline std::vector<PhaseQuad> interleave_phase_cache(const PhaseCache& cache) {
+  const std::int32_t phases = cache.phases();
+  const std::size_t area = cache.phase_stride();
   std::vector<PhaseQuad> quads(std::size_t(phases) * phases * area);
   for (std::int32_t b = 0; b < phases; ++b)
     for (std::int32_t a = 0; a < phases; ++a) {
-      const double* w00 = weights.data() + (b * row + a) * area;
-      const double* w10 = w00 + area;
-      const double* w01 = w00 + row * area;
-      const double* w11 = w01 + area;
+      const double* w00 = cache.weights(a, b);
+      const double* w10 = cache.weights(a + 1, b);
+      const double* w01 = cache.weights(a, b + 1);
+      const double* w11 = cache.weights(a + 1, b + 1);
       PhaseQuad* cell = quads.data() + (std::size_t(b) * phases + a) * area;
       for (std::size_t k = 0; k < area; ++k) cell[k] = {w00[k], w10[k], w01[k], w11[k]};
     }

@@ -13,6 +13,7 @@
 
 #include "events/event_stream.h"
 #include "gpu_strategy.h"
+#include "optics/psf.h"
 
 namespace starlens {
 
@@ -67,7 +68,7 @@ class SplatEngine {
   SplatEngine& operator=(const SplatEngine&) = delete;
 
   // Allocates the frame and buffers and uploads the phase cache (once).
-  void begin(const StreamHeader& header, const std::vector<double>& cache_weights);
+  void begin(const StreamHeader& header, const PhaseCache& phase_cache);
   // Stages events; full slots are submitted. Returns once the events are copied.
   void append(std::span<const StarEvent> events);
   // Submits what is staged, waits for all work, downloads the frame (width x height x 3).

@@ -306,13 +306,13 @@ SplatEngine::SplatEngine(const GpuEngineOptions& options) : state_(std::make_uni
 
 SplatEngine::~SplatEngine() = default;
 
-void SplatEngine::begin(const StreamHeader& header, const std::vector<double>& cache_weights) {
+void SplatEngine::begin(const StreamHeader& header, const PhaseCache& phase_cache) {
   State& s = *state_;
   const PsfModel& psf = header.psf;
   s.frame = DeviceArray<double>(std::size_t(header.width) * header.height * 3, "frame allocation");
   check_gpu(hipMemsetAsync(s.frame.data(), 0, s.frame.bytes(), s.compute()), "frame allocation");
   const std::int32_t window = 2 * psf.cache_radius + 1;
-  const std::vector<PhaseQuad> quads = interleave_phase_cache(cache_weights, psf.phases, window);
+  const std::vector<PhaseQuad> quads = interleave_phase_cache(phase_cache);
   s.cache = DeviceArray<PhaseQuad>(quads.size(), "phase cache allocation");
   check_gpu(hipMemcpy(s.cache.data(), quads.data(), s.cache.bytes(), hipMemcpyHostToDevice),
             "phase cache upload");
