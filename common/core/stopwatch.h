@@ -1,5 +1,8 @@
 #pragma once
-// Wall-clock timing of named phases, accumulated across calls, for manifests.
+// Wall-clock timing of named phases, accumulated across calls, for manifests; and the
+// calling thread's CPU time.
+#include <time.h>
+
 #include <chrono>
 #include <map>
 #include <string>
@@ -25,7 +28,8 @@ class ScopedPhase {
   ScopedPhase(PhaseTimes& times, std::string phase)
       : times_(times), phase_(std::move(phase)), start_(std::chrono::steady_clock::now()) {}
   ~ScopedPhase() {
-    times_.add(phase_, std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
+    times_.add(phase_,
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
   }
   ScopedPhase(const ScopedPhase&) = delete;
   ScopedPhase& operator=(const ScopedPhase&) = delete;
@@ -38,6 +42,14 @@ class ScopedPhase {
 
 inline double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// CPU time of the calling thread (not counting time it waited or was preempted): the figure a
+// loaded machine disturbs least.
+inline double thread_cpu_seconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
 }
 
 }  // namespace starlens

@@ -1,7 +1,6 @@
 #include "producer.h"
 
 #include <omp.h>
-#include <time.h>
 
 #include <algorithm>
 #include <atomic>
@@ -15,6 +14,7 @@
 #include "catalog/sky_cells.h"
 #include "core/errors.h"
 #include "core/progress.h"
+#include "core/stopwatch.h"
 #include "events/stream_layout.h"
 #include "flux_floor.h"
 #include "ordered_writer.h"
@@ -24,13 +24,6 @@ namespace starlens::produce {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// CPU time of the calling thread (not counting time it waited or was preempted).
-double thread_cpu_seconds() {
-  timespec now{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
-}
 
 struct Hit {
   std::uint32_t star;           // within the cell

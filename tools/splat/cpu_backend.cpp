@@ -2,7 +2,6 @@
 // order, then its direct events in stream order, so the frame is bit-identical whatever the
 // thread count (the GPU's reference).
 #include <omp.h>
-#include <time.h>
 
 #include <algorithm>
 #include <chrono>
@@ -15,13 +14,6 @@
 
 namespace starlens {
 namespace {
-
-// The calling thread's CPU time: the figure that a loaded machine disturbs least.
-double thread_cpu_seconds() {
-  timespec now{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return double(now.tv_sec) + 1e-9 * double(now.tv_nsec);
-}
 
 // Rows of frame per band: 16 while that leaves at least kBandsPerThread bands for each thread
 // (fewer events span two bands: 1.03-1.07x on the cached pass at 1 and 2 threads), else 8

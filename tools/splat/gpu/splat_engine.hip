@@ -8,16 +8,13 @@
 
 #include "batch_summary.h"
 #include "core/errors.h"
+#include "core/stopwatch.h"
 #include "gpu/device_memory.h"
 #include "splat_engine.h"
 #include "splat_kernels.h"
 
 namespace starlens {
 namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 // Bounded device scratch for one tile size (capacities as in splat_kernels.h).
 struct TileScratch {
