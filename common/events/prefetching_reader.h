@@ -4,10 +4,13 @@
 // much as the GPU backend's host work on it; with the reader ahead, the two overlap instead
 // of adding up. Memory stays bounded: `depth` chunk buffers, reused. Chunks come out in
 // stream order, and a reader error is rethrown by next() exactly where the plain reader
-// would have thrown it (after the chunks before the bad one).
+// would have thrown it (after the chunks before the bad one). A regular file's SHA-256 is
+// computed from its own reads, ahead of the reader (FileHashAhead); standard input's from
+// the bytes read.
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <span>
 #include <string>
@@ -15,6 +18,7 @@
 #include <vector>
 
 #include "events/event_stream.h"
+#include "events/file_hash_ahead.h"
 
 namespace starlens {
 
@@ -31,9 +35,12 @@ class PrefetchingReader {
   // The next chunk's events, valid until the following call; false after the end chunk.
   bool next(std::span<const StarEvent>& events, ChunkInfo& info);
 
-  std::uint64_t bytes_read() const;    // through the last chunk handed out
-  std::string sha256() const;          // valid after next() returned false
+  std::uint64_t bytes_read() const;  // through the last chunk handed out
+  // Valid after next() returned false; a regular file's hash is checked there (next() throws
+  // RunFailure if the file changed while it was read).
+  std::string sha256() const;
   double reader_busy_seconds() const;  // the reader thread's time in EventReader (so far)
+  double hash_busy_seconds() const;    // a regular file's hashing thread (0 for stdin)
 
  private:
   struct Slot {
@@ -45,6 +52,7 @@ class PrefetchingReader {
   };
   void read_ahead();
 
+  std::unique_ptr<FileHashAhead> file_hash_;  // null: hashed by reader_, or not at all
   EventReader reader_;
   std::vector<Slot> slots_;
   mutable std::mutex mutex_;
@@ -55,6 +63,7 @@ class PrefetchingReader {
   bool stopping_ = false;
   bool finished_ = false;  // the consumer saw the end
   std::uint64_t bytes_read_ = 0;
+  std::string file_sha256_;  // from file_hash_, once the end is reached
   double busy_seconds_ = 0;
   std::thread thread_;
 };

@@ -39,6 +39,7 @@ struct ReplayResult {
   nlohmann::json statistics;
   double read_seconds = 0;       // the reader thread's busy time
   double read_wait_seconds = 0;  // the consumer's wait for chunks (read not overlapped)
+  double hash_seconds = 0;       // the input's SHA-256 on its own thread (regular files)
   double total_seconds = 0;
   std::uint64_t chunks = 0;
   std::uint64_t bytes = 0;
@@ -83,6 +84,7 @@ ReplayResult replay(const SplatOptions& options, std::unique_ptr<PhaseCache>& ca
   progress.finish();
   result.statistics = backend->statistics();
   result.read_seconds = reader.reader_busy_seconds();
+  result.hash_seconds = reader.hash_busy_seconds();
   result.bytes = reader.bytes_read();
   result.sha256 = reader.sha256();
   result.total_seconds = seconds_since(start);
@@ -98,15 +100,17 @@ double median(std::vector<double> values) {
 // Median of each timing over the replays (DESIGN §6: --repeat K).
 nlohmann::json median_timings(const std::vector<ReplayResult>& replays) {
   nlohmann::json timings;
-  std::vector<double> totals, reads, waits;
+  std::vector<double> totals, reads, waits, hashes;
   for (const auto& run : replays) {
     totals.push_back(run.total_seconds);
     reads.push_back(run.read_seconds);
     waits.push_back(run.read_wait_seconds);
+    hashes.push_back(run.hash_seconds);
   }
   timings["total"] = median(totals);
   timings["read"] = median(reads);
   timings["read_wait"] = median(waits);
+  timings["hash"] = median(hashes);
   const auto& first = replays.front().statistics;
   if (first.contains("timings_s")) {
     for (const auto& [phase, ignored] : first["timings_s"].items()) {
