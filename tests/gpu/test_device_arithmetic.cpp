@@ -73,6 +73,11 @@ std::uint64_t splat_like_gpu(const StarEvent& event, const SplatConstants& c,
     CHECK(e.box.i1 <= binning.i1);
     CHECK(e.box.j0 >= binning.j0);
     CHECK(e.box.j1 <= binning.j1);
+    // A cached event's box fits the window: the binning keeps ranks for that many tiles.
+    if (!e.direct) {
+      CHECK(e.box.i1 - e.box.i0 + 1 <= c.window);
+      CHECK(e.box.j1 - e.box.j0 + 1 <= c.window);
+    }
   }
   return added;
 }

@@ -2,6 +2,7 @@
 // enumeration of the pixels each event's support box covers.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <set>
@@ -62,4 +63,17 @@ TEST_CASE("tile references equal the distinct tiles of the binning box's pixels"
       CHECK(count_tile_references(std::span(&event, 1), width, height, tile) == tiles.size());
     }
   }
+}
+
+TEST_CASE("the most tiles a run of pixels touches, against every start position") {
+  for (const std::uint32_t tile : {16u, 32u})
+    for (std::uint32_t pixels = 1; pixels <= 80; ++pixels) {
+      std::uint32_t most = 0;
+      for (std::uint32_t start = 0; start < 2 * tile; ++start)
+        most = std::max(most, (start + pixels - 1) / tile - start / tile + 1);
+      CAPTURE(tile);
+      CAPTURE(pixels);
+      CHECK(max_tiles_spanned(pixels, tile) == most);
+    }
+  CHECK(max_tiles_spanned(0, 16) == 0);
 }

@@ -18,16 +18,17 @@ namespace {
 
 // Bounded device scratch for one tile size (capacities as in splat_kernels.h).
 struct TileScratch {
-  DeviceArray<std::uint32_t> counts, cursors, references;
+  DeviceArray<std::uint32_t> counts, cursors, references, ranks;
   DeviceArray<TileWork> work;
   DeviceArray<TileMerge> merges;
   DeviceArray<double> partials;
   DeviceArray<TileTotals> totals;
   TileBuffers view{};
 
-  // A round must hold any single event's references: at most every tile of the frame.
+  // A round must hold any single event's references: at most every tile of the frame. A
+  // cached event's box spans at most `window` pixels each way (2 Rc + 1).
   TileScratch(TileGrid grid, std::uint32_t segment, std::uint32_t min_references,
-              hipStream_t stream) {
+              std::uint32_t max_events, std::uint32_t window, hipStream_t stream) {
     const char* phase = "scratch allocation";
     const std::uint32_t reference_capacity = std::max(min_references, grid.count());
     const std::uint32_t merge_capacity = reference_capacity / segment + 1;
@@ -36,6 +37,9 @@ struct TileScratch {
     counts = DeviceArray<std::uint32_t>(grid.count(), phase);
     cursors = DeviceArray<std::uint32_t>(grid.count(), phase);
     references = DeviceArray<std::uint32_t>(reference_capacity, phase);
+    const std::uint32_t ranks_per_event =
+        max_tiles_spanned(window, grid.tile) * max_tiles_spanned(window, grid.tile);
+    ranks = DeviceArray<std::uint32_t>(std::size_t(max_events) * ranks_per_event, phase);
     work = DeviceArray<TileWork>(work_capacity, phase);
     merges = DeviceArray<TileMerge>(merge_capacity, phase);
     partials = DeviceArray<double>(std::size_t(slot_capacity) * grid.tile * grid.tile * 3, phase);
@@ -44,10 +48,20 @@ struct TileScratch {
     check_gpu(hipMemsetAsync(totals.data(), 0, totals.bytes(), stream), phase);
     // All-ones bytes are a NaN: a partial sum read before it was written poisons the frame.
     check_gpu(hipMemsetAsync(partials.data(), 0xFF, partials.bytes(), stream), phase);
-    view = {grid,           segment,           counts.data(),
-            cursors.data(), references.data(), reference_capacity,
-            work.data(),    work_capacity,     merges.data(),
-            merge_capacity, partials.data(),   slot_capacity,
+    view = {grid,
+            segment,
+            counts.data(),
+            cursors.data(),
+            ranks.data(),
+            ranks_per_event,
+            references.data(),
+            reference_capacity,
+            work.data(),
+            work_capacity,
+            merges.data(),
+            merge_capacity,
+            partials.data(),
+            slot_capacity,
             totals.data()};
   }
 };
@@ -125,7 +139,8 @@ struct SplatEngine::State {
     const std::uint32_t segment = scatter ? options.scatter_segment : tile == 16 ? 256u : 512u;
     if (!owner)
       owner = std::make_unique<TileScratch>(make_tile_grid(constants.width, constants.height, tile),
-                                            segment, options.tile_references, compute());
+                                            segment, options.tile_references, capacity,
+                                            std::uint32_t(constants.window), compute());
     return *owner;
   }
 

@@ -110,7 +110,11 @@ struct TileBuffers {
   TileGrid grid;
   std::uint32_t segment;
   std::uint32_t* counts;   // per tile; zero between batches
-  std::uint32_t* cursors;  // per tile
+  std::uint32_t* cursors;  // per tile: the first of its references
+  // Per event, its place in each of its tiles' lists, taken by the counting pass (event-major,
+  // ranks_per_event each): the fill pass then writes without a second round of atomics.
+  std::uint32_t* ranks;
+  std::uint32_t ranks_per_event;
   std::uint32_t* references;
   std::uint32_t reference_capacity;
   TileWork* work;

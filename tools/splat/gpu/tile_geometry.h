@@ -59,4 +59,10 @@ STARLENS_HOST_DEVICE inline std::uint32_t tiles_touched(const PixelBox& box, std
   return columns * rows;
 }
 
+// The most tiles of one axis that a run of `pixels` consecutive pixels can touch.
+STARLENS_HOST_DEVICE inline std::uint32_t max_tiles_spanned(std::uint32_t pixels,
+                                                            std::uint32_t tile) {
+  return pixels == 0 ? 0 : (pixels + tile - 2) / tile + 1;
+}
+
 }  // namespace starlens

@@ -20,14 +20,27 @@ __device__ inline void for_each_tile(const PixelBox& box, const TileGrid& grid, 
       visit(ty * grid.columns + tx);
 }
 
+// An event whose box spans more tiles than it has ranks for cannot come from the cached
+// evaluator's window; it is left out of the lists and the batch reported as overflowed.
+__device__ inline bool binned(const PreparedEvent& event, const TileBuffers& buffers) {
+  return !event.direct && !event.box.empty() &&  // direct events have their own kernel
+         tiles_touched(event.box, buffers.grid.tile) <= buffers.ranks_per_event;
+}
+
 __global__ void tile_count_kernel(const PreparedEvent* events, std::uint32_t count,
                                   TileBuffers buffers) {
   const std::uint32_t index = blockIdx.x * blockDim.x + threadIdx.x;
   if (index >= count) return;
   const PreparedEvent& event = events[index];
-  if (event.direct || event.box.empty()) return;  // direct events have their own kernel
-  for_each_tile(event.box, buffers.grid,
-                [&](std::uint32_t tile) { aggregated_increment(buffers.counts + tile); });
+  if (!binned(event, buffers)) {
+    if (!event.direct && !event.box.empty()) atomicAdd(&buffers.totals->overflow, 1u);
+    return;
+  }
+  std::uint32_t* ranks = buffers.ranks + std::size_t(index) * buffers.ranks_per_event;
+  std::uint32_t k = 0;
+  for_each_tile(event.box, buffers.grid, [&](std::uint32_t tile) {
+    ranks[k++] = aggregated_increment(buffers.counts + tile);
+  });
 }
 
 struct ScanSums {
@@ -118,9 +131,11 @@ __global__ void tile_fill_kernel(const PreparedEvent* events, std::uint32_t coun
   const std::uint32_t index = blockIdx.x * blockDim.x + threadIdx.x;
   if (index >= count || buffers.totals->work == 0) return;
   const PreparedEvent& event = events[index];
-  if (event.direct || event.box.empty()) return;
+  if (!binned(event, buffers)) return;
+  const std::uint32_t* ranks = buffers.ranks + std::size_t(index) * buffers.ranks_per_event;
+  std::uint32_t k = 0;
   for_each_tile(event.box, buffers.grid, [&](std::uint32_t tile) {
-    buffers.references[aggregated_increment(buffers.cursors + tile)] = index;
+    buffers.references[buffers.cursors[tile] + ranks[k++]] = index;
   });
 }
 
