@@ -9,7 +9,6 @@
 #include <chrono>
 #include <cstring>
 #include <limits>
-#include <vector>
 
 #include "core/errors.h"
 #include "core/stopwatch.h"
@@ -18,6 +17,7 @@ namespace starlens {
 namespace {
 
 constexpr std::uint64_t kBlockBytes = std::uint64_t(4) << 20;
+constexpr std::size_t kBlocks = 3;  // one being read, one being hashed, one waiting
 
 }  // namespace
 
@@ -28,7 +28,10 @@ FileHashAhead::FileHashAhead(const std::string& path, std::uint64_t lead_bytes)
     throw_input_error(path, "", std::string("cannot be opened: ") + std::strerror(errno));
   ::posix_fadvise(descriptor_, 0, 0, POSIX_FADV_SEQUENTIAL);
   opened_ = identity();
-  thread_ = std::thread([this] { hash_file(); });
+  for (std::size_t k = 0; k < kBlocks; ++k)
+    empty_.push_back({std::vector<unsigned char>(std::min(kBlockBytes, lead_bytes_)), 0});
+  reading_ = std::thread([this] { read_blocks(); });
+  hashing_ = std::thread([this] { hash_blocks(); });
 }
 
 FileHashAhead::~FileHashAhead() {
@@ -37,7 +40,8 @@ FileHashAhead::~FileHashAhead() {
     stopping_ = true;
   }
   changed_.notify_all();
-  thread_.join();
+  reading_.join();
+  if (hashing_.joinable()) hashing_.join();  // finish_hex() may have joined it
   ::close(descriptor_);
 }
 
@@ -61,38 +65,57 @@ void FileHashAhead::reader_reached(std::uint64_t bytes_read) {
   changed_.notify_all();
 }
 
-void FileHashAhead::hash_file() {
-  std::vector<unsigned char> block(std::min(kBlockBytes, lead_bytes_));
+void FileHashAhead::read_blocks() {
   std::unique_lock lock(mutex_);
-  while (!stopping_) {
-    changed_.wait(lock, [this] { return stopping_ || hashed_ < allowed_; });
+  while (!stopping_ && !end_of_file_) {
+    changed_.wait(lock, [this] { return stopping_ || (read_ < allowed_ && !empty_.empty()); });
     if (stopping_) break;
-    const std::size_t want = std::min<std::uint64_t>(block.size(), allowed_ - hashed_);
-    const std::uint64_t offset = hashed_;
+    Block block = std::move(empty_.back());
+    empty_.pop_back();
+    const std::size_t want = std::min<std::uint64_t>(block.bytes.size(), allowed_ - read_);
+    const std::uint64_t offset = read_;
     lock.unlock();
-    const auto start = std::chrono::steady_clock::now();
     ssize_t got;
-    do got = ::pread(descriptor_, block.data(), want, off_t(offset));
+    do got = ::pread(descriptor_, block.bytes.data(), want, off_t(offset));
     while (got < 0 && errno == EINTR);
     const std::string error = got < 0 ? std::strerror(errno) : "";
-    if (got > 0) sha_.update(block.data(), std::size_t(got));
+    lock.lock();
+    if (got <= 0) {
+      read_error_ = error;
+      end_of_file_ = true;
+      empty_.push_back(std::move(block));
+    } else {
+      block.size = std::size_t(got);
+      read_ += std::uint64_t(got);
+      full_.push_back(std::move(block));
+    }
+    changed_.notify_all();
+  }
+}
+
+void FileHashAhead::hash_blocks() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    changed_.wait(lock, [this] { return stopping_ || !full_.empty() || end_of_file_; });
+    if (stopping_ || full_.empty()) break;  // stopped, or everything read is hashed
+    Block block = std::move(full_.front());
+    full_.pop_front();
+    lock.unlock();
+    const auto start = std::chrono::steady_clock::now();
+    sha_.update(block.bytes.data(), block.size);
     const double seconds = seconds_since(start);
     lock.lock();
     busy_seconds_ += seconds;
-    if (got <= 0) {
-      read_error_ = error;
-      done_ = true;
-      break;
-    }
-    hashed_ += std::uint64_t(got);
+    hashed_ += block.size;
+    empty_.push_back(std::move(block));
+    changed_.notify_all();
   }
-  changed_.notify_all();
 }
 
 std::string FileHashAhead::finish_hex(std::uint64_t bytes_read) {
   reader_reached(std::numeric_limits<std::uint64_t>::max());
-  std::unique_lock lock(mutex_);
-  changed_.wait(lock, [this] { return done_; });
+  hashing_.join();  // it ends once the reading thread has reached the end and all is hashed
+  std::lock_guard lock(mutex_);
   if (!read_error_.empty()) throw_run_failure(path_, "read failed while hashing: " + read_error_);
   if (hashed_ != bytes_read || !(identity() == opened_))
     throw_run_failure(path_, "changed while being read (" + std::to_string(hashed_) +
