@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "ordered_parallel.h"
+#include "prefetch.h"
 
 namespace starlens {
 namespace {
@@ -139,6 +140,12 @@ void BisectionMesh::create_midpoints(const std::vector<std::int32_t>& leaves) {
   std::vector<std::uint32_t> first(leaves.size());  // new vertices per leaf, then their offset
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < count; ++i) {
+    prefetch_ahead(
+        i, count, [&](std::int64_t j) { prefetch(triangles_[leaves[j]]); },
+        [&](std::int64_t j) {
+          for (std::int32_t n : triangles_[leaves[j]].neighbour)
+            if (n >= 0) prefetch(rank_[n]);
+        });
     edges[i] = static_cast<std::uint8_t>(edges_to_split(leaves[i], static_cast<std::int32_t>(i)));
     first[i] = std::popcount(edges[i]);
   }
@@ -150,6 +157,17 @@ void BisectionMesh::create_midpoints(const std::vector<std::int32_t>& leaves) {
   y_.resize(base + total);
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < count; ++i) {
+    prefetch_ahead(
+        i, count, [&](std::int64_t j) { prefetch_for_write(triangles_[leaves[j]]); },
+        [&](std::int64_t j) {
+          const MeshTriangle& triangle = triangles_[leaves[j]];
+          for (std::uint32_t v : triangle.v) {
+            prefetch(x_[v]);
+            prefetch(y_[v]);
+          }
+          for (std::int32_t n : triangle.neighbour)
+            if (n >= 0) prefetch_for_write(triangles_[n]);
+        });
     auto m = static_cast<std::uint32_t>(base + first[i]);
     for (int k = 0; k < 3; ++k)
       if (edges[i] & (1u << k)) set_midpoint(leaves[i], k, m++);

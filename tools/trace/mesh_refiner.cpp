@@ -10,6 +10,7 @@
 
 #include "bisection_mesh.h"
 #include "ordered_parallel.h"
+#include "prefetch.h"
 #include "triangle_measures.h"
 
 namespace starlens {
@@ -64,6 +65,9 @@ class MeshRefiner {
     return {mesh_.x()[v], mesh_.y()[v], rays_[v].source_direction};
   }
   bool escaped(std::uint32_t v) const { return rays_[v].status() == RayStatus::escaped; }
+  // What the criteria read of triangle t besides its slot: its vertices' rays and positions,
+  // and with `midpoints` those of its edge midpoints (see prefetch.h).
+  void prefetch_points(std::int32_t t, bool midpoints) const;
   double image_solid_angle(std::int32_t t) const;
   double measure(std::int32_t t);
   void check_vertices(std::int32_t t, double image_solid_angle);
@@ -140,11 +144,12 @@ void MeshRefiner::split_in_order(const std::vector<std::int32_t>& visits,
       for (std::int64_t i = 0; i < visit_count; ++i) {
         // The splits read and write triangles at random, one after another: ask for the
         // triangles (and the neighbours across the hypotenuse) of the visits ahead.
-        if (i + 16 < visit_count) __builtin_prefetch(&mesh_.triangle(decode(visits[i + 16])));
-        if (i + 8 < visit_count) {
-          const std::int32_t base = mesh_.triangle(decode(visits[i + 8])).neighbour[0];
-          if (base >= 0) __builtin_prefetch(&mesh_.triangle(base));
-        }
+        prefetch_ahead(
+            i, visit_count, [&](std::int64_t j) { prefetch(mesh_.triangle(decode(visits[j]))); },
+            [&](std::int64_t j) {
+              const std::int32_t base = mesh_.triangle(decode(visits[j])).neighbour[0];
+              if (base >= 0) prefetch(mesh_.triangle(base));
+            });
         const std::int32_t t = decode(visits[i]);
         // A slot refilled by a forced split earlier in this loop holds a new, unevaluated child.
         if (mesh_.triangle(t).fresh) continue;
@@ -166,6 +171,18 @@ void MeshRefiner::split_in_order(const std::vector<std::int32_t>& visits,
   const std::size_t traced = claimed.load();
   rays_.assume_written(traced);
   if (on_traced_ && traced > first) on_traced_(static_cast<std::uint64_t>(traced - first));
+}
+
+void MeshRefiner::prefetch_points(std::int32_t t, bool midpoints) const {
+  const MeshTriangle& triangle = mesh_.triangle(t);
+  const auto prefetch_vertex = [&](std::uint32_t v) {
+    prefetch(rays_[v]);
+    prefetch(mesh_.x()[v]);
+    prefetch(mesh_.y()[v]);
+  };
+  for (std::uint32_t v : triangle.v) prefetch_vertex(v);
+  if (midpoints)
+    for (std::uint32_t m : triangle.midpoint) prefetch_vertex(m);
 }
 
 // Signed solid angle of a triangle on the camera's sky: for a pinhole camera from pixel
@@ -302,11 +319,29 @@ RefinedMesh MeshRefiner::run() {
     const auto count = static_cast<std::int64_t>(pending.size());
 #pragma omp parallel for schedule(dynamic, 4096)
     for (std::int64_t i = 0; i < count; ++i) {
+      prefetch_ahead(
+          i, count, [&](std::int64_t j) { prefetch(mesh_.triangle(pending[j])); },
+          [&](std::int64_t j) {
+            prefetch_for_write(evaluations_[pending[j]]);
+            prefetch_points(pending[j], false);
+          });
       evaluations_[pending[i]] = Evaluation{};
       check_vertices(pending[i], measure(pending[i]));
     }
 #pragma omp parallel for schedule(dynamic, 4096)
-    for (std::int64_t i = 0; i < count; ++i) check_neighbours(pending[i]);
+    for (std::int64_t i = 0; i < count; ++i) {
+      prefetch_ahead(
+          i, count,
+          [&](std::int64_t j) {
+            prefetch(mesh_.triangle(pending[j]));
+            prefetch(evaluations_[pending[j]]);
+          },
+          [&](std::int64_t j) {
+            for (std::int32_t n : mesh_.triangle(pending[j]).neighbour)
+              if (n >= 0) prefetch(evaluations_[n]);
+          });
+      check_neighbours(pending[i]);
+    }
     // Triangles that passed so far need all three edge midpoints traced.
     select_in_parallel(
         pending, [&](std::int32_t t) { return evaluations_[t].verdict == Verdict::pending; },
@@ -315,7 +350,16 @@ RefinedMesh MeshRefiner::run() {
     trace_new_vertices();
     const auto candidate_count = static_cast<std::int64_t>(candidates.size());
 #pragma omp parallel for schedule(dynamic, 4096)
-    for (std::int64_t i = 0; i < candidate_count; ++i) check_midpoints(candidates[i]);
+    for (std::int64_t i = 0; i < candidate_count; ++i) {
+      prefetch_ahead(
+          i, candidate_count,
+          [&](std::int64_t j) {
+            prefetch(mesh_.triangle(candidates[j]));
+            prefetch_for_write(evaluations_[candidates[j]]);
+          },
+          [&](std::int64_t j) { prefetch_points(candidates[j], true); });
+      check_midpoints(candidates[i]);
+    }
     // The serial part of the pass: the conforming splits, in pending order. What it visits is
     // selected on all threads first: splits (>= 0) and drops to count as early (~t, < 0).
     select_in_parallel(

@@ -1,0 +1,38 @@
+#pragma once
+// The refinement's loops over lists of triangle slots are bound by memory latency, not by
+// arithmetic: the slots lie scattered through the triangle array, and each triangle points to
+// vertices (rays, positions) and neighbours elsewhere again. A two-stage software prefetch
+// hides most of it: each iteration asks for the slot of the item kSlotLead ahead, and for what
+// the slot of the item kLinkLead ahead points to (that slot has arrived by then).
+#include <cstdint>
+
+namespace starlens {
+
+inline constexpr std::int64_t kSlotLead = 16;
+inline constexpr std::int64_t kLinkLead = 8;
+
+// GCC counts a prefetch as free of side effects, so a small function holding only prefetches
+// is deemed const and its calls deleted as dead before they are inlined (observed with gcc 12:
+// the prefetches vanished from the binary). The empty volatile asm, which emits nothing, keeps
+// them.
+template <typename T>
+void prefetch(const T& object) {
+  __builtin_prefetch(&object);
+  asm volatile("" : : "r"(&object));
+}
+
+template <typename T>
+void prefetch_for_write(const T& object) {
+  __builtin_prefetch(&object, 1);
+  asm volatile("" : : "r"(&object));
+}
+
+// For item i of a loop over `count` items: slot(j) prefetches item j's triangle, links(j) what
+// item j's triangle points to.
+template <typename Slot, typename Links>
+void prefetch_ahead(std::int64_t i, std::int64_t count, const Slot& slot, const Links& links) {
+  if (i + kSlotLead < count) slot(i + kSlotLead);
+  if (i + kLinkLead < count) links(i + kLinkLead);
+}
+
+}  // namespace starlens
