@@ -141,14 +141,26 @@ void MeshRefiner::split_in_order(const std::vector<std::int32_t>& visits,
 #pragma omp parallel
   {
     if (omp_get_thread_num() == 0) {
+      const auto triangle_of_visit = [&](std::int64_t j) -> const MeshTriangle& {
+        return mesh_.triangle(decode(visits[j]));
+      };
+      const auto prefetch_neighbour = [&](std::int32_t n) {
+        if (n >= 0) prefetch_for_write(mesh_.triangle(n));
+      };
       for (std::int64_t i = 0; i < visit_count; ++i) {
         // The splits read and write triangles at random, one after another: ask for the
-        // triangles (and the neighbours across the hypotenuse) of the visits ahead.
+        // triangles of the visits ahead, then for the neighbours a split rewrites (across the
+        // hypotenuse, the base, and across the second leg), then for the base's across its
+        // second leg.
         prefetch_ahead(
-            i, visit_count, [&](std::int64_t j) { prefetch(mesh_.triangle(decode(visits[j]))); },
+            i, visit_count, [&](std::int64_t j) { prefetch(triangle_of_visit(j)); },
             [&](std::int64_t j) {
-              const std::int32_t base = mesh_.triangle(decode(visits[j])).neighbour[0];
-              if (base >= 0) prefetch(mesh_.triangle(base));
+              prefetch_neighbour(triangle_of_visit(j).neighbour[0]);
+              prefetch_neighbour(triangle_of_visit(j).neighbour[1]);
+            },
+            [&](std::int64_t j) {
+              const std::int32_t base = triangle_of_visit(j).neighbour[0];
+              if (base >= 0) prefetch_neighbour(mesh_.triangle(base).neighbour[1]);
             });
         const std::int32_t t = decode(visits[i]);
         // A slot refilled by a forced split earlier in this loop holds a new, unevaluated child.

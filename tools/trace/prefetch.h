@@ -35,4 +35,14 @@ void prefetch_ahead(std::int64_t i, std::int64_t count, const Slot& slot, const 
   if (i + kLinkLead < count) links(i + kLinkLead);
 }
 
+// The same with a third stage for chains one link longer: second_links(j) prefetches what the
+// triangles that links(j) asked for point to, kSecondLinkLead items ahead.
+inline constexpr std::int64_t kSecondLinkLead = 4;
+template <typename Slot, typename Links, typename SecondLinks>
+void prefetch_ahead(std::int64_t i, std::int64_t count, const Slot& slot, const Links& links,
+                    const SecondLinks& second_links) {
+  prefetch_ahead(i, count, slot, links);
+  if (i + kSecondLinkLead < count) second_links(i + kSecondLinkLead);
+}
+
 }  // namespace starlens
