@@ -115,6 +115,7 @@ struct SplatEngine::State {
   DeviceArray<double> frame;
   DeviceArray<PhaseQuad> cache;
   DeviceArray<PreparedEvent> prepared;
+  DeviceArray<PixelBox> cached_boxes;  // the prepared events' boxes, cached events only
   DeviceArray<unsigned long long> contributions;
   std::array<std::unique_ptr<Slot>, 2> slots;
   int current = 0;
@@ -150,7 +151,8 @@ struct SplatEngine::State {
     slot.mark_phases.clear();
     slot.rounds = 0;
     slot.compute_start.record(compute(), "event record");
-    launch_prepare_events(slot.device.data(), count, constants, prepared.data(), compute());
+    launch_prepare_events(slot.device.data(), count, constants, prepared.data(),
+                          cached_boxes.data(), compute());
     slot.prepared.record(compute(), "event record");
     if (summary.direct < summary.events) run_cached(slot, strategy, summary);
     if (summary.direct > 0) {
@@ -194,7 +196,7 @@ struct SplatEngine::State {
       if (last == first) ++last;  // cannot happen: the capacity holds every tile of the frame
       ++slot.rounds;
       const PreparedEvent* round_events = prepared.data() + first;
-      launch_tile_binning(round_events, last - first, tiles.view, compute());
+      launch_tile_binning(cached_boxes.data() + first, last - first, tiles.view, compute());
       slot.mark(Phase::binning, compute());
       if (strategy == GpuStrategy::scatter16)
         launch_scatter_accumulate(round_events, tiles.view, constants, frame.data(),
@@ -339,6 +341,7 @@ void SplatEngine::begin(const StreamHeader& header, const PhaseCache& phase_cach
   s.capacity = std::max(s.options.batch_events, header.chunk_capacity);
   for (auto& slot : s.slots) slot = std::make_unique<Slot>(s.capacity);
   s.prepared = DeviceArray<PreparedEvent>(s.capacity, "event buffer allocation");
+  s.cached_boxes = DeviceArray<PixelBox>(s.capacity, "event buffer allocation");
   s.contributions = DeviceArray<unsigned long long>(2, "counter allocation");  // cached, direct
   check_gpu(hipMemsetAsync(s.contributions.data(), 0, s.contributions.bytes(), s.compute()),
             "counter allocation");

@@ -20,25 +20,24 @@ __device__ inline void for_each_tile(const PixelBox& box, const TileGrid& grid, 
       visit(ty * grid.columns + tx);
 }
 
-// An event whose box spans more tiles than it has ranks for cannot come from the cached
+// A cached event whose box spans more tiles than it has ranks for cannot come from the cached
 // evaluator's window; it is left out of the lists and the batch reported as overflowed.
-__device__ inline bool binned(const PreparedEvent& event, const TileBuffers& buffers) {
-  return !event.direct && !event.box.empty() &&  // direct events have their own kernel
-         tiles_touched(event.box, buffers.grid.tile) <= buffers.ranks_per_event;
+__device__ inline bool binned(const PixelBox& box, const TileBuffers& buffers) {
+  return !box.empty() && tiles_touched(box, buffers.grid.tile) <= buffers.ranks_per_event;
 }
 
-__global__ void tile_count_kernel(const PreparedEvent* events, std::uint32_t count,
+__global__ void tile_count_kernel(const PixelBox* cached_boxes, std::uint32_t count,
                                   TileBuffers buffers) {
   const std::uint32_t index = blockIdx.x * blockDim.x + threadIdx.x;
   if (index >= count) return;
-  const PreparedEvent& event = events[index];
-  if (!binned(event, buffers)) {
-    if (!event.direct && !event.box.empty()) atomicAdd(&buffers.totals->overflow, 1u);
+  const PixelBox box = cached_boxes[index];
+  if (!binned(box, buffers)) {
+    if (!box.empty()) atomicAdd(&buffers.totals->overflow, 1u);
     return;
   }
   std::uint32_t* ranks = buffers.ranks + std::size_t(index) * buffers.ranks_per_event;
   std::uint32_t k = 0;
-  for_each_tile(event.box, buffers.grid, [&](std::uint32_t tile) {
+  for_each_tile(box, buffers.grid, [&](std::uint32_t tile) {
     ranks[k++] = aggregated_increment(buffers.counts + tile);
   });
 }
@@ -126,15 +125,15 @@ __global__ void __launch_bounds__(kScanThreads) tile_scan_kernel(TileBuffers buf
   }
 }
 
-__global__ void tile_fill_kernel(const PreparedEvent* events, std::uint32_t count,
+__global__ void tile_fill_kernel(const PixelBox* cached_boxes, std::uint32_t count,
                                  TileBuffers buffers) {
   const std::uint32_t index = blockIdx.x * blockDim.x + threadIdx.x;
   if (index >= count || buffers.totals->work == 0) return;
-  const PreparedEvent& event = events[index];
-  if (!binned(event, buffers)) return;
+  const PixelBox box = cached_boxes[index];
+  if (!binned(box, buffers)) return;
   const std::uint32_t* ranks = buffers.ranks + std::size_t(index) * buffers.ranks_per_event;
   std::uint32_t k = 0;
-  for_each_tile(event.box, buffers.grid, [&](std::uint32_t tile) {
+  for_each_tile(box, buffers.grid, [&](std::uint32_t tile) {
     buffers.references[buffers.cursors[tile] + ranks[k++]] = index;
   });
 }
@@ -241,15 +240,15 @@ __global__ void __launch_bounds__(kBlock)
 
 }  // namespace
 
-void launch_tile_binning(const PreparedEvent* events, std::uint32_t count,
+void launch_tile_binning(const PixelBox* cached_boxes, std::uint32_t count,
                          const TileBuffers& buffers, hipStream_t stream) {
   if (count == 0) return;
   const std::uint32_t blocks = (count + kBlock - 1) / kBlock;
-  tile_count_kernel<<<blocks, kBlock, 0, stream>>>(events, count, buffers);
+  tile_count_kernel<<<blocks, kBlock, 0, stream>>>(cached_boxes, count, buffers);
   check_launch("binning launch");
   tile_scan_kernel<<<1, kScanThreads, 0, stream>>>(buffers);
   check_launch("binning launch");
-  tile_fill_kernel<<<blocks, kBlock, 0, stream>>>(events, count, buffers);
+  tile_fill_kernel<<<blocks, kBlock, 0, stream>>>(cached_boxes, count, buffers);
   check_launch("binning launch");
 }
 
