@@ -340,24 +340,26 @@ RefinedMesh MeshRefiner::run() {
       evaluations_[pending[i]] = Evaluation{};
       check_vertices(pending[i], measure(pending[i]));
     }
-#pragma omp parallel for schedule(dynamic, 4096)
-    for (std::int64_t i = 0; i < count; ++i) {
-      prefetch_ahead(
-          i, count,
-          [&](std::int64_t j) {
-            prefetch(mesh_.triangle(pending[j]));
-            prefetch(evaluations_[pending[j]]);
-          },
-          [&](std::int64_t j) {
-            for (std::int32_t n : mesh_.triangle(pending[j]).neighbour)
-              if (n >= 0) prefetch(evaluations_[n]);
-          });
-      check_neighbours(pending[i]);
-    }
-    // Triangles that passed so far need all three edge midpoints traced.
+    // Orientation against the neighbours (all parities are measured now), in the same sweep
+    // as the selection of the triangles that passed so far: they need all three edge
+    // midpoints traced.
     select_in_parallel(
-        pending, [&](std::int32_t t) { return evaluations_[t].verdict == Verdict::pending; },
-        candidates);
+        count,
+        [&](std::int64_t i) {
+          prefetch_ahead(
+              i, count,
+              [&](std::int64_t j) {
+                prefetch(mesh_.triangle(pending[j]));
+                prefetch(evaluations_[pending[j]]);
+              },
+              [&](std::int64_t j) {
+                for (std::int32_t n : mesh_.triangle(pending[j]).neighbour)
+                  if (n >= 0) prefetch(evaluations_[n]);
+              });
+          check_neighbours(pending[i]);
+          return evaluations_[pending[i]].verdict == Verdict::pending;
+        },
+        [&](std::int64_t i) { return pending[i]; }, candidates);
     mesh_.create_midpoints(candidates);
     trace_new_vertices();
     const auto candidate_count = static_cast<std::int64_t>(candidates.size());

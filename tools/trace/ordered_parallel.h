@@ -68,12 +68,4 @@ void select_in_parallel(std::int64_t n, const Keep& keep, const Value& value,
   }
 }
 
-// The items of `input` for which keep(item) holds, in input order, into `output`.
-template <typename T, typename Keep>
-void select_in_parallel(const std::vector<T>& input, const Keep& keep, std::vector<T>& output) {
-  select_in_parallel(
-      static_cast<std::int64_t>(input.size()), [&](std::int64_t i) { return keep(input[i]); },
-      [&](std::int64_t i) { return input[i]; }, output);
-}
-
 }  // namespace starlens
