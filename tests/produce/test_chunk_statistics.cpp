@@ -43,3 +43,15 @@ TEST_CASE("nearest-rank quantiles") {
   CHECK(json["tiles_per_chunk"]["max"] == 40);
   CHECK(json["tiles_per_chunk"]["p75"] == 30);
 }
+
+TEST_CASE("mark bits: marked once, unmarked, counted across words") {
+  MarkBits marks(130);
+  CHECK(marks.mark(0));
+  CHECK_FALSE(marks.mark(0));
+  CHECK(marks.mark(64));
+  CHECK(marks.mark(129));
+  CHECK(marks.count() == 3);
+  marks.unmark(64);
+  CHECK(marks.count() == 2);
+  CHECK(marks.mark(64));
+}

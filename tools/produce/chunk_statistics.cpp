@@ -1,46 +1,54 @@
 #include "chunk_statistics.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 namespace starlens::produce {
 
+std::uint64_t MarkBits::count() const {
+  std::uint64_t marked = 0;
+  for (const std::uint64_t word : words_) marked += static_cast<std::uint64_t>(std::popcount(word));
+  return marked;
+}
+
+namespace {
+
+std::uint32_t tiles_across(std::uint32_t pixels) {
+  return std::max(static_cast<std::uint32_t>(std::ceil(pixels / kCentreTilePixels)), 1u);
+}
+
+}  // namespace
+
 ChunkTally::ChunkTally(std::size_t triangle_count, std::uint32_t width, std::uint32_t height)
-    : triangle_stamp_(triangle_count, 0),
-      tiles_x_(static_cast<std::uint32_t>(std::ceil(width / kCentreTilePixels))),
-      tiles_y_(static_cast<std::uint32_t>(std::ceil(height / kCentreTilePixels))) {
-  tiles_x_ = std::max(tiles_x_, 1u);
-  tiles_y_ = std::max(tiles_y_, 1u);
-  tile_stamp_.assign(std::size_t(tiles_x_) * tiles_y_, 0);
+    : triangle_marks_(triangle_count),
+      tiles_x_(tiles_across(width)),
+      tiles_y_(tiles_across(height)),
+      tile_marks_(std::size_t(tiles_x_) * tiles_y_) {}
+
+std::uint32_t ChunkTally::tile_of(const StarEvent& event) const {
+  // Centres on the frame's far edge belong to the last tile.
+  const auto tx = static_cast<std::uint32_t>(
+      std::clamp(std::floor(event.x / kCentreTilePixels), 0.0, tiles_x_ - 1.0));
+  const auto ty = static_cast<std::uint32_t>(
+      std::clamp(std::floor(event.y / kCentreTilePixels), 0.0, tiles_y_ - 1.0));
+  return ty * tiles_x_ + tx;
 }
 
 ChunkSummary ChunkTally::summarise(std::span<const StarEvent> events,
                                    std::span<const std::uint32_t> triangles) {
-  if (++stamp_ == 0) {  // wrapped: forget every old stamp
-    std::fill(triangle_stamp_.begin(), triangle_stamp_.end(), 0);
-    std::fill(tile_stamp_.begin(), tile_stamp_.end(), 0);
-    stamp_ = 1;
-  }
   ChunkSummary summary;
-  // The stamps are spread over every triangle of the map: ask for them a few events ahead.
+  // The marks are spread over every triangle of the map: ask for them a few events ahead.
   constexpr std::size_t kAhead = 16;
   for (std::size_t i = 0; i < events.size(); ++i) {
-    if (i + kAhead < events.size()) __builtin_prefetch(&triangle_stamp_[triangles[i + kAhead]]);
-    std::uint32_t& triangle = triangle_stamp_[triangles[i]];
-    if (triangle != stamp_) {
-      triangle = stamp_;
-      ++summary.triangles;
-    }
-    // Centres on the frame's far edge belong to the last tile.
-    const auto tx = static_cast<std::uint32_t>(
-        std::clamp(std::floor(events[i].x / kCentreTilePixels), 0.0, tiles_x_ - 1.0));
-    const auto ty = static_cast<std::uint32_t>(
-        std::clamp(std::floor(events[i].y / kCentreTilePixels), 0.0, tiles_y_ - 1.0));
-    std::uint32_t& tile = tile_stamp_[std::size_t(ty) * tiles_x_ + tx];
-    if (tile != stamp_) {
-      tile = stamp_;
-      ++summary.tiles;
-    }
+    if (i + kAhead < events.size())
+      __builtin_prefetch(triangle_marks_.word_of(triangles[i + kAhead]));
+    summary.triangles += triangle_marks_.mark(triangles[i]);
+    summary.tiles += tile_marks_.mark(tile_of(events[i]));
+  }
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    triangle_marks_.unmark(triangles[i]);
+    tile_marks_.unmark(tile_of(events[i]));
   }
   return summary;
 }

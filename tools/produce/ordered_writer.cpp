@@ -18,7 +18,7 @@ void add_reads(catalog::ReadStatistics& total, const catalog::ReadStatistics& mo
 
 OrderedWriter::OrderedWriter(EventSink& sink, const OrderedWriterSettings& settings,
                              std::atomic<bool>& stop)
-    : sink_(sink), settings_(settings), stop_(stop), producing_(settings.triangle_count, 0) {
+    : sink_(sink), settings_(settings), stop_(stop), producing_(settings.triangle_count) {
   settings_.window = std::max<std::size_t>(settings_.window, 1);
 }
 
@@ -107,13 +107,13 @@ void OrderedWriter::write_chunk(const UnitChunk& chunk) {
   const std::uint32_t first = settings_.first_triangle;
   sink_.submit(chunk.events, first + *lowest, first + *highest);
   chunks_.push_back(chunk.summary);
-  for (const std::uint32_t triangle : chunk.triangles) producing_[triangle] = 1;
+  for (const std::uint32_t triangle : chunk.triangles) producing_.mark(triangle);
   events_ += chunk.events.size();
   write_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 std::uint64_t OrderedWriter::triangles_with_events() const {
-  return static_cast<std::uint64_t>(std::count(producing_.begin(), producing_.end(), 1));
+  return producing_.count();
 }
 
 }  // namespace starlens::produce

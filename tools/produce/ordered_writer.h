@@ -96,7 +96,7 @@ class OrderedWriter {
   std::uint64_t events_ = 0;
   bool reached_max_ = false;
   std::vector<ChunkSummary> chunks_;
-  std::vector<std::uint8_t> producing_;  // triangles with at least one written event
+  MarkBits producing_;                   // triangles with at least one written event
   std::optional<ChunkTally> cut_tally_;  // for a chunk cut at --max-events
   double write_seconds_ = 0;
 };
