@@ -67,23 +67,62 @@ void AppendableDataset::append(const void* rows_data, std::uint64_t rows) {
   rows_ += rows;
 }
 
-std::uint64_t stored_bytes_of_rows(const h5::File& file, const std::string& name,
-                                   std::uint64_t first, std::uint64_t count) {
+StoredRows::StoredRows(const h5::File& file, const std::string& name)
+    : path_(file.path), name_(name), shape_(h5::dataset_shape(file, name)) {
+  h5::Handle probe(H5Dopen2(file.id(), name.c_str(), H5P_DEFAULT));
+  if (!probe.valid()) throw_input_error(path_, name, "dataset cannot be opened");
+  h5::Handle creation(H5Dget_create_plist(probe.get()));
+  chunked_ = H5Pget_layout(creation.get()) == H5D_CHUNKED;
+  filtered_ = H5Pget_nfilters(creation.get()) > 0;
+  if (chunked_) {
+    hsize_t chunk[2] = {1, 1};
+    H5Pget_chunk(creation.get(), 2, chunk);
+    h5::Handle type(H5Dget_type(probe.get()));
+    chunk_rows_ = chunk[0];
+    chunk_bytes_ = chunk[0] * (shape_.size() == 2 ? chunk[1] : 1) * H5Tget_size(type.get());
+  }
+  if (!chunked_ || filtered_) {
+    dataset_ = std::move(probe);
+    return;
+  }
+  h5::Handle access(H5Pcreate(H5P_DATASET_ACCESS));
+  H5Pset_chunk_cache(access.get(), 0, 0, H5D_CHUNK_CACHE_W0_DEFAULT);
+  probe.close();
+  dataset_ = h5::Handle(H5Dopen2(file.id(), name.c_str(), access.get()));
+  if (!dataset_.valid()) throw_input_error(path_, name, "dataset cannot be opened");
+}
+
+void StoredRows::read(hid_t type, void* out, std::uint64_t first, std::uint64_t count) const {
+  if (first + count > shape_[0])
+    throw_input_error(path_, name_,
+                      "rows " + std::to_string(first) + "+" + std::to_string(count) +
+                          " beyond its " + std::to_string(shape_[0]) + " rows");
+  if (count == 0) return;
+  h5::Handle file_space(H5Dget_space(dataset_.get()));
+  const int rank = static_cast<int>(shape_.size());
+  const hsize_t start[2] = {first, 0};
+  const hsize_t extent[2] = {count, rank == 2 ? shape_[1] : 1};
+  H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, extent, nullptr);
+  h5::Handle memory_space(H5Screate_simple(rank, extent, nullptr));
+  if (H5Dread(dataset_.get(), type, memory_space.get(), file_space.get(), H5P_DEFAULT, out) < 0)
+    throw_input_error(path_, name_, "read failed (corrupt or wrong type)");
+}
+
+std::uint64_t StoredRows::stored_bytes(std::uint64_t first, std::uint64_t count) const {
   if (count == 0) return 0;
-  h5::Handle dataset(H5Dopen2(file.id(), name.c_str(), H5P_DEFAULT));
-  if (!dataset.valid()) throw_input_error(file.path, name, "dataset cannot be opened");
-  h5::Handle properties(H5Dget_create_plist(dataset.get()));
-  if (H5Pget_layout(properties.get()) != H5D_CHUNKED) return H5Dget_storage_size(dataset.get());
-  hsize_t chunk[2] = {1, 1};
-  H5Pget_chunk(properties.get(), 2, chunk);
+  if (!chunked_) return H5Dget_storage_size(dataset_.get());
+  const std::uint64_t first_chunk = first / chunk_rows_;
+  const std::uint64_t last_chunk = (first + count - 1) / chunk_rows_;
+  // Unfiltered chunks are stored whole, edge chunks too.
+  if (!filtered_) return (last_chunk - first_chunk + 1) * chunk_bytes_;
   std::uint64_t bytes = 0;
-  for (std::uint64_t index = first / chunk[0]; index <= (first + count - 1) / chunk[0]; ++index) {
-    const hsize_t offset[2] = {index * chunk[0], 0};
+  for (std::uint64_t index = first_chunk; index <= last_chunk; ++index) {
+    const hsize_t offset[2] = {index * chunk_rows_, 0};
     unsigned filter_mask = 0;
     haddr_t address = 0;
     hsize_t size = 0;
-    if (H5Dget_chunk_info_by_coord(dataset.get(), offset, &filter_mask, &address, &size) < 0)
-      throw_input_error(file.path, name, "chunk " + std::to_string(index) + " unreadable");
+    if (H5Dget_chunk_info_by_coord(dataset_.get(), offset, &filter_mask, &address, &size) < 0)
+      throw_input_error(path_, name_, "chunk " + std::to_string(index) + " unreadable");
     bytes += size;
   }
   return bytes;

@@ -1,10 +1,11 @@
 #pragma once
 // Growable chunked HDF5 datasets for the store writer (rows appended in batches, so a
-// store larger than memory is written without holding it), and the stored size of chunks
-// for the reader's bytes-read accounting. Objects are created without timestamps, so a
-// store's bytes depend only on its content.
+// store larger than memory is written without holding it), and datasets held open for the
+// reader, with the stored size of chunks for its bytes-read accounting. Objects are created without
+// timestamps, so a store's bytes depend only on its content.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/hdf5_file.h"
 
@@ -31,9 +32,29 @@ class AppendableDataset {
   h5::Handle dataset_;
 };
 
-// Bytes stored in the file for the chunks holding rows [first, first+count) of a chunked
-// dataset (compressed size when filtered); the whole storage size when not chunked.
-std::uint64_t stored_bytes_of_rows(const h5::File& file, const std::string& name,
-                                   std::uint64_t first, std::uint64_t count);
+// A dataset of a store held open for many row reads, so that opening it and its layout are
+// paid once, not per read. Unfiltered chunks skip HDF5's chunk cache (which would only copy
+// them once more); filtered ones keep it (an edge chunk is then decompressed once).
+class StoredRows {
+ public:
+  // InputError naming the file when it cannot be opened.
+  StoredRows(const h5::File& file, const std::string& name);
+  // Rows [first, first+count) of a 1-D/2-D dataset converted to `type`; only their chunks are
+  // read. InputError beyond the dataset's rows or on a failed read.
+  void read(hid_t type, void* out, std::uint64_t first, std::uint64_t count) const;
+  // Bytes stored in the file for the chunks holding those rows (compressed size when
+  // filtered); the whole storage size when not chunked.
+  std::uint64_t stored_bytes(std::uint64_t first, std::uint64_t count) const;
+
+ private:
+  std::string path_;
+  std::string name_;
+  h5::Handle dataset_;
+  std::vector<std::uint64_t> shape_;
+  bool chunked_ = false;
+  bool filtered_ = false;
+  std::uint64_t chunk_rows_ = 1;
+  std::uint64_t chunk_bytes_ = 0;  // as stored, when unfiltered
+};
 
 }  // namespace starlens::catalog

@@ -87,9 +87,11 @@ CatalogStore::CatalogStore(const std::filesystem::path& path)
   check_type(file_, store::kTeff, H5T_FLOAT, 4, "float32");
   check_type(file_, store::kFlux, H5T_FLOAT, 4, "float32");
   check_type(file_, store::kOffsets, H5T_INTEGER, 8, "64-bit integers");
+  columns_.emplace(Columns{StoredRows(file_, store::kOffsets), StoredRows(file_, store::kRaDec),
+                           StoredRows(file_, store::kTeff), StoredRows(file_, store::kFlux)});
   std::uint64_t first = 1, last = 0;
-  h5::read_rows(file_, store::kOffsets, H5T_NATIVE_UINT64, &first, 0, 1);
-  h5::read_rows(file_, store::kOffsets, H5T_NATIVE_UINT64, &last, cell_count_, 1);
+  columns_->offsets.read(H5T_NATIVE_UINT64, &first, 0, 1);
+  columns_->offsets.read(H5T_NATIVE_UINT64, &last, cell_count_, 1);
   if (first != 0 || last != star_count_)
     throw_input_error(file_.path, store::kOffsets,
                       "first/last entry " + std::to_string(first) + "/" + std::to_string(last) +
@@ -107,11 +109,9 @@ std::vector<std::uint64_t> CatalogStore::read_offsets(std::uint64_t first_cell,
                                                       std::uint64_t end_cell) {
   check_range(first_cell, end_cell);
   std::vector<std::uint64_t> offsets(end_cell - first_cell + 1);
-  h5::read_rows(file_, store::kOffsets, H5T_NATIVE_UINT64, offsets.data(), first_cell,
-                offsets.size());
+  columns_->offsets.read(H5T_NATIVE_UINT64, offsets.data(), first_cell, offsets.size());
   statistics_.bytes_requested += offsets.size() * kOffsetBytes;
-  statistics_.bytes_read +=
-      stored_bytes_of_rows(file_, store::kOffsets, first_cell, offsets.size());
+  statistics_.bytes_read += columns_->offsets.stored_bytes(first_cell, offsets.size());
   for (std::size_t i = 0; i < offsets.size(); ++i) {
     if (offsets[i] > star_count_ || (i > 0 && offsets[i] < offsets[i - 1]))
       throw_input_error(file_.path, store::kOffsets,
@@ -121,55 +121,68 @@ std::vector<std::uint64_t> CatalogStore::read_offsets(std::uint64_t first_cell,
   return offsets;
 }
 
-void CatalogStore::read_star_rows(std::uint64_t first_row, std::uint64_t count,
-                                  std::uint64_t first_cell,
-                                  const std::vector<std::uint64_t>& local_offsets,
-                                  std::vector<CatalogStar>& stars) {
-  std::vector<double> ra_dec(2 * count);
-  std::vector<float> teff, flux;
-  h5::read_rows(file_, store::kRaDec, H5T_NATIVE_DOUBLE, ra_dec.data(), first_row, count);
-  statistics_.bytes_read += stored_bytes_of_rows(file_, store::kRaDec, first_row, count);
-  read_photometry(first_row, count, teff, flux);
+StoredCells CatalogStore::read_rows_of_cells(std::uint64_t first_cell, std::uint64_t end_cell,
+                                             std::uint64_t first_row,
+                                             std::vector<std::uint64_t> offsets) {
+  StoredCells stored{file_.path, first_cell, end_cell, first_row, std::move(offsets), {}, {}, {}};
+  const std::uint64_t count = stored.offsets.back();
+  stored.ra_dec.resize(2 * count);
+  columns_->ra_dec.read(H5T_NATIVE_DOUBLE, stored.ra_dec.data(), first_row, count);
+  statistics_.bytes_read += columns_->ra_dec.stored_bytes(first_row, count);
+  read_photometry(first_row, count, stored.teff, stored.flux);
   statistics_.bytes_requested += count * kRaDecBytes;
-  stars.resize(count);
-  std::uint64_t cell = first_cell;
-  for (std::uint64_t i = 0; i < count; ++i) {
-    while (local_offsets[cell - first_cell + 1] <= i) ++cell;
-    const double ra = ra_dec[2 * i], dec = ra_dec[2 * i + 1];
-    if (!(ra >= 0 && ra < 360) || !(dec >= -90 && dec <= 90))
-      throw_input_error(file_.path, store::kRaDec,
-                        "row " + std::to_string(first_row + i) + " is not a position (ra " +
-                            std::to_string(ra) + ", dec " + std::to_string(dec) + ")");
-    if (!(teff[i] > 0) || !std::isfinite(teff[i]) || !(flux[i] > 0) || !std::isfinite(flux[i]))
-      throw_input_error(
-          file_.path, "/stars/teff, /stars/flux",
-          "row " + std::to_string(first_row + i) + " is not a positive temperature and flux");
-    stars[i] = {ra * kDegree, dec * kDegree, teff[i], flux[i], cell};
-  }
   statistics_.stars_read += count;
+  statistics_.cells_read += end_cell - first_cell;
+  return stored;
+}
+
+CellBlock CatalogStore::decode_cells(StoredCells stored) {
+  CellBlock block;
+  block.first_cell = stored.first_cell;
+  block.end_cell = stored.end_cell;
+  block.stars.resize(stored.offsets.back());
+  const auto& ra_dec = stored.ra_dec;
+  for (std::uint64_t cell = stored.first_cell; cell < stored.end_cell; ++cell) {
+    const std::uint64_t local = cell - stored.first_cell;
+    for (std::uint64_t i = stored.offsets[local]; i < stored.offsets[local + 1]; ++i) {
+      const double ra = ra_dec[2 * i], dec = ra_dec[2 * i + 1];
+      const float teff = stored.teff[i], flux = stored.flux[i];
+      if (!(ra >= 0 && ra < 360) || !(dec >= -90 && dec <= 90))
+        throw_input_error(stored.path, store::kRaDec,
+                          "row " + std::to_string(stored.first_row + i) +
+                              " is not a position (ra " + std::to_string(ra) + ", dec " +
+                              std::to_string(dec) + ")");
+      if (!(teff > 0) || !std::isfinite(teff) || !(flux > 0) || !std::isfinite(flux))
+        throw_input_error(stored.path, "/stars/teff, /stars/flux",
+                          "row " + std::to_string(stored.first_row + i) +
+                              " is not a positive temperature and flux");
+      block.stars[i] = {ra * kDegree, dec * kDegree, teff, flux, cell};
+    }
+  }
+  block.offsets = std::move(stored.offsets);
+  return block;
 }
 
 void CatalogStore::read_photometry(std::uint64_t first_row, std::uint64_t count,
                                    std::vector<float>& teff, std::vector<float>& flux) {
   teff.resize(count);
   flux.resize(count);
-  h5::read_rows(file_, store::kTeff, H5T_NATIVE_FLOAT, teff.data(), first_row, count);
-  h5::read_rows(file_, store::kFlux, H5T_NATIVE_FLOAT, flux.data(), first_row, count);
+  columns_->teff.read(H5T_NATIVE_FLOAT, teff.data(), first_row, count);
+  columns_->flux.read(H5T_NATIVE_FLOAT, flux.data(), first_row, count);
   statistics_.bytes_requested += count * kPhotometryBytes;
-  statistics_.bytes_read += stored_bytes_of_rows(file_, store::kTeff, first_row, count) +
-                            stored_bytes_of_rows(file_, store::kFlux, first_row, count);
+  statistics_.bytes_read +=
+      columns_->teff.stored_bytes(first_row, count) + columns_->flux.stored_bytes(first_row, count);
+}
+
+StoredCells CatalogStore::read_stored_cells(std::uint64_t first_cell, std::uint64_t end_cell) {
+  std::vector<std::uint64_t> offsets = read_offsets(first_cell, end_cell);
+  const std::uint64_t first_row = offsets.front();
+  for (auto& offset : offsets) offset -= first_row;
+  return read_rows_of_cells(first_cell, end_cell, first_row, std::move(offsets));
 }
 
 CellBlock CatalogStore::read_cells(std::uint64_t first_cell, std::uint64_t end_cell) {
-  CellBlock block;
-  block.first_cell = first_cell;
-  block.end_cell = end_cell;
-  block.offsets = read_offsets(first_cell, end_cell);
-  const std::uint64_t first_row = block.offsets.front();
-  for (auto& offset : block.offsets) offset -= first_row;
-  read_star_rows(first_row, block.offsets.back(), first_cell, block.offsets, block.stars);
-  statistics_.cells_read += end_cell - first_cell;
-  return block;
+  return decode_cells(read_stored_cells(first_cell, end_cell));
 }
 
 void CatalogStore::for_each_block(std::uint64_t first_cell, std::uint64_t end_cell,
@@ -188,15 +201,11 @@ void CatalogStore::for_each_block(std::uint64_t first_cell, std::uint64_t end_ce
       while (block_end < slab_end &&
              offsets[block_end + 1 - slab_first] - offsets[cell - slab_first] <= max_stars)
         ++block_end;
-      CellBlock block;
-      block.first_cell = cell;
-      block.end_cell = block_end;
       const std::uint64_t first_row = offsets[cell - slab_first];
+      std::vector<std::uint64_t> block_offsets;
       for (std::uint64_t c = cell; c <= block_end; ++c)
-        block.offsets.push_back(offsets[c - slab_first] - first_row);
-      read_star_rows(first_row, block.offsets.back(), cell, block.offsets, block.stars);
-      statistics_.cells_read += block_end - cell;
-      visit(block);
+        block_offsets.push_back(offsets[c - slab_first] - first_row);
+      visit(decode_cells(read_rows_of_cells(cell, block_end, first_row, std::move(block_offsets))));
       cell = block_end;
     }
   }

@@ -5,10 +5,12 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "catalog/chunked_dataset.h"
 #include "catalog/photometry.h"
 #include "catalog/star_record.h"
 #include "core/hdf5_file.h"
@@ -25,6 +27,19 @@ struct CellBlock {
     const std::uint64_t i = cell_index - first_cell;
     return std::span<const CatalogStar>(stars).subspan(offsets[i], offsets[i + 1] - offsets[i]);
   }
+};
+
+// Consecutive cells' rows as stored (degrees, unchecked): what read_stored_cells reads under
+// HDF5, which is serial; decode_cells turns them into a CellBlock on any thread.
+struct StoredCells {
+  std::string path;  // of the store, for errors
+  std::uint64_t first_cell = 0;
+  std::uint64_t end_cell = 0;
+  std::uint64_t first_row = 0;
+  std::vector<std::uint64_t> offsets;  // as CellBlock::offsets
+  std::vector<double> ra_dec;          // 2 per star, degrees
+  std::vector<float> teff;
+  std::vector<float> flux;
 };
 
 // What the reads touched so far.
@@ -60,6 +75,11 @@ class CatalogStore {
   // offsets (decreasing, beyond the count), or a star that is not a position with a positive
   // finite temperature and flux.
   CellBlock read_cells(std::uint64_t first_cell, std::uint64_t end_cell);
+  // read_cells in two steps: the reads (InputError on a range outside the store or
+  // inconsistent offsets), then the stars' checks and conversion, which touch no HDF5 (so
+  // other threads may decode while this one reads on).
+  StoredCells read_stored_cells(std::uint64_t first_cell, std::uint64_t end_cell);
+  static CellBlock decode_cells(StoredCells stored);
   // Reads [first, end) in blocks of whole cells holding at most `max_stars` stars each
   // (a single larger cell makes a block of its own) and hands each block to `visit`.
   void for_each_block(std::uint64_t first_cell, std::uint64_t end_cell, std::uint64_t max_stars,
@@ -72,11 +92,19 @@ class CatalogStore {
 
  private:
   void check_range(std::uint64_t first_cell, std::uint64_t end_cell) const;
-  void read_star_rows(std::uint64_t first_row, std::uint64_t count, std::uint64_t first_cell,
-                      const std::vector<std::uint64_t>& local_offsets,
-                      std::vector<CatalogStar>& stars);
+  // The rows of cells [first_cell, end_cell) from first_row on; `offsets` local to first_row.
+  StoredCells read_rows_of_cells(std::uint64_t first_cell, std::uint64_t end_cell,
+                                 std::uint64_t first_row, std::vector<std::uint64_t> offsets);
 
   h5::File file_;
+  // The datasets, held open once the store is validated.
+  struct Columns {
+    StoredRows offsets;
+    StoredRows ra_dec;
+    StoredRows teff;
+    StoredRows flux;
+  };
+  std::optional<Columns> columns_;
   int order_ = 0;
   std::uint64_t cell_count_ = 0;
   std::uint64_t star_count_ = 0;
