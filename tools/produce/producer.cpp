@@ -19,6 +19,7 @@
 #include "flux_floor.h"
 #include "ordered_writer.h"
 #include "read_plan.h"
+#include "unit_reader.h"
 
 namespace starlens::produce {
 namespace {
@@ -242,12 +243,6 @@ class UnitWorker {
   double region_cos_radius_ = -2;
 };
 
-catalog::ReadStatistics reads_between(const catalog::ReadStatistics& before,
-                                      const catalog::ReadStatistics& after) {
-  return {after.cells_read - before.cells_read, after.stars_read - before.stars_read,
-          after.bytes_requested - before.bytes_requested, after.bytes_read - before.bytes_read};
-}
-
 }  // namespace
 
 std::vector<std::uint64_t> select_cells(const TriangleIndex& index, const RunBounds& bounds) {
@@ -279,47 +274,32 @@ ProducerResult run_producer(const TriangleIndex& index, catalog::CatalogStore& s
   for (const ReadUnit& unit : units) stars_selected += unit.stars;
 
   RunState run{index, assembler, settings, store.path()};
+  const auto threads = static_cast<std::size_t>(omp_get_max_threads());
   OrderedWriterSettings writing;
   writing.max_events = settings.bounds.max_events;
   writing.first_triangle = settings.first_triangle;
   writing.triangle_count = index.triangle_count();
   writing.width = settings.width;
   writing.height = settings.height;
-  writing.window =
-      settings.units_ahead_per_thread * static_cast<std::size_t>(omp_get_max_threads());
+  writing.window = settings.units_ahead_per_thread * threads;
   OrderedWriter writer(sink, writing, run.stop);
   Progress progress("produce", stars_selected, settings.quiet);
-  std::mutex read_mutex;
+  UnitReader reader(store, units, settings.units_read_ahead_per_thread * threads, run.stop);
   std::mutex merge_mutex;
   std::exception_ptr failure;
-  std::size_t next_unit = 0;
 
 #pragma omp parallel
   {
     const double cpu_start = thread_cpu_seconds();
     UnitWorker worker(run);
     try {
-      for (;;) {
-        std::size_t unit_number = 0;
-        catalog::CellBlock block;
-        catalog::ReadStatistics reads;
-        {
-          std::lock_guard lock(read_mutex);
-          if (run.stop.load() || next_unit >= units.size()) break;
-          unit_number = next_unit++;
-          const ReadUnit& unit = units[unit_number];
-          const auto read_start = Clock::now();
-          const catalog::ReadStatistics before = store.statistics();
-          block = store.read_cells(unit.first_cell, unit.end_cell);
-          reads = reads_between(before, store.statistics());
-          worker.times.add("read",
-                           std::chrono::duration<double>(Clock::now() - read_start).count());
-        }
-        writer.wait_for_turn(unit_number);
+      while (std::optional<ReadBlock> read = reader.next(worker.times)) {
+        writer.wait_for_turn(read->unit);
+        const catalog::CellBlock block = decode(*read, worker.times);
         UnitOutput output = worker.process(block);
-        output.reads = reads;
+        output.reads = read->reads;
         progress.advance(block.stars.size());
-        writer.deliver(unit_number, std::move(output));
+        writer.deliver(read->unit, std::move(output));
       }
     } catch (...) {
       {
@@ -334,6 +314,13 @@ ProducerResult run_producer(const TriangleIndex& index, catalog::CatalogStore& s
   }
   if (failure) std::rethrow_exception(failure);
   progress.finish();
+  // Read ahead past the --max-events cut: counted as read past it, like the units workers took.
+  for (ReadBlock& untaken : reader.take_untaken()) {
+    UnitOutput unprocessed;
+    unprocessed.reads = untaken.reads;
+    unprocessed.cells = untaken.stored.end_cell - untaken.stored.first_cell;
+    writer.deliver(untaken.unit, std::move(unprocessed));
+  }
 
   result.counts = writer.counts();
   result.counts.triangles_with_events = writer.triangles_with_events();

@@ -1,9 +1,9 @@
 #pragma once
 // The producer's traversal (DESIGN section 5): the selected catalogue cells are cut into read
-// units of whole cells (read_plan.h), read one at a time (HDF5 is serial) and processed by
-// OpenMP workers in parallel. Each star of a cell is tested against that cell's triangles
-// (triangle_index.h); every image becomes an event (event_assembly.h) in the unit's own
-// chunks of at most --chunk-events, which go to the sink whole and in unit order
+// units of whole cells (read_plan.h), read one at a time (HDF5 is serial) a little ahead of the
+// OpenMP workers (unit_reader.h), which process them in parallel. Each star of a cell is tested
+// against that cell's triangles (triangle_index.h); every image becomes an event (event_assembly.h)
+// in the unit's own chunks of at most --chunk-events, which go to the sink whole and in unit order
 // (ordered_writer.h): the stream is the same on any thread count.
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -29,8 +29,11 @@ struct ProducerSettings {
   std::uint32_t height = 0;
   bool quiet = false;
   // Units a worker may run ahead of the next unit to write, per thread (bounds the memory of
-  // finished units waiting for their turn).
-  std::size_t units_ahead_per_thread = 4;
+  // finished units waiting for their turn). Units cost from ~0.5 to ~25 ms (the dense cells
+  // behind the lens): with 4, a worker often waited behind another's slow unit.
+  std::size_t units_ahead_per_thread = 16;
+  // Units read ahead of the workers, per thread (each holds its stars until a worker takes it).
+  std::size_t units_read_ahead_per_thread = 1;
 };
 
 struct ProducerResult {
