@@ -54,4 +54,7 @@ TEST_CASE("mark bits: marked once, unmarked, counted across words") {
   marks.unmark(64);
   CHECK(marks.count() == 2);
   CHECK(marks.mark(64));
+  marks.unmark_all();
+  CHECK(marks.count() == 0);
+  CHECK(marks.mark(129));
 }

@@ -46,10 +46,9 @@ ChunkSummary ChunkTally::summarise(std::span<const StarEvent> events,
     summary.triangles += triangle_marks_.mark(triangles[i]);
     summary.tiles += tile_marks_.mark(tile_of(events[i]));
   }
-  for (std::size_t i = 0; i < events.size(); ++i) {
-    triangle_marks_.unmark(triangles[i]);
-    tile_marks_.unmark(tile_of(events[i]));
-  }
+  // The frame's few thousand tiles are cleared whole; the map's millions of triangles one by one.
+  for (const std::uint32_t triangle : triangles) triangle_marks_.unmark(triangle);
+  tile_marks_.unmark_all();
   return summary;
 }
 

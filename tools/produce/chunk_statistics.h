@@ -3,6 +3,7 @@
 // triangles produced each chunk's events and how many distinct 32 px tiles their centres
 // fall in, summarised as p50/p75/p90/p99/max over chunks. These say how spatially coherent
 // the chunks a splat backend receives are.
+#include <algorithm>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <span>
@@ -33,6 +34,7 @@ class MarkBits {
     return was_unmarked;
   }
   void unmark(std::size_t item) { words_[item / 64] &= ~(std::uint64_t{1} << (item % 64)); }
+  void unmark_all() { std::fill(words_.begin(), words_.end(), 0); }
   const std::uint64_t* word_of(std::size_t item) const { return &words_[item / 64]; }
   std::uint64_t count() const;
 
