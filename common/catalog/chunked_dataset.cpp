@@ -93,19 +93,7 @@ StoredRows::StoredRows(const h5::File& file, const std::string& name)
 }
 
 void StoredRows::read(hid_t type, void* out, std::uint64_t first, std::uint64_t count) const {
-  if (first + count > shape_[0])
-    throw_input_error(path_, name_,
-                      "rows " + std::to_string(first) + "+" + std::to_string(count) +
-                          " beyond its " + std::to_string(shape_[0]) + " rows");
-  if (count == 0) return;
-  h5::Handle file_space(H5Dget_space(dataset_.get()));
-  const int rank = static_cast<int>(shape_.size());
-  const hsize_t start[2] = {first, 0};
-  const hsize_t extent[2] = {count, rank == 2 ? shape_[1] : 1};
-  H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, extent, nullptr);
-  h5::Handle memory_space(H5Screate_simple(rank, extent, nullptr));
-  if (H5Dread(dataset_.get(), type, memory_space.get(), file_space.get(), H5P_DEFAULT, out) < 0)
-    throw_input_error(path_, name_, "read failed (corrupt or wrong type)");
+  h5::read_open_rows(dataset_.get(), shape_, path_, name_, type, out, first, count);
 }
 
 std::uint64_t StoredRows::stored_bytes(std::uint64_t first, std::uint64_t count) const {

@@ -15,7 +15,8 @@ void silence_hdf5_errors() {
   (void)silenced;
 }
 
-[[noreturn]] void input_failure(const File& file, const std::string& object, const std::string& why) {
+[[noreturn]] void input_failure(const File& file, const std::string& object,
+                                const std::string& why) {
   throw_input_error(file.path, object, why);
 }
 
@@ -33,14 +34,29 @@ Handle& Handle::operator=(Handle&& other) noexcept {
 void Handle::close() {
   if (id_ < 0) return;
   switch (H5Iget_type(id_)) {
-    case H5I_FILE: H5Fclose(id_); break;
-    case H5I_GROUP: H5Gclose(id_); break;
-    case H5I_DATASET: H5Dclose(id_); break;
-    case H5I_DATASPACE: H5Sclose(id_); break;
-    case H5I_DATATYPE: H5Tclose(id_); break;
-    case H5I_ATTR: H5Aclose(id_); break;
-    case H5I_GENPROP_LST: H5Pclose(id_); break;
-    default: break;
+    case H5I_FILE:
+      H5Fclose(id_);
+      break;
+    case H5I_GROUP:
+      H5Gclose(id_);
+      break;
+    case H5I_DATASET:
+      H5Dclose(id_);
+      break;
+    case H5I_DATASPACE:
+      H5Sclose(id_);
+      break;
+    case H5I_DATATYPE:
+      H5Tclose(id_);
+      break;
+    case H5I_ATTR:
+      H5Aclose(id_);
+      break;
+    case H5I_GENPROP_LST:
+      H5Pclose(id_);
+      break;
+    default:
+      break;
   }
   id_ = H5I_INVALID_HID;
 }
@@ -117,19 +133,26 @@ std::vector<std::uint64_t> dataset_shape(const File& file, const std::string& na
 void read_rows(const File& file, const std::string& name, hid_t type, void* out,
                std::uint64_t first, std::uint64_t count) {
   const auto shape = dataset_shape(file, name);
-  if (first + count > shape[0])
-    input_failure(file, name, "rows " + std::to_string(first) + "+" + std::to_string(count) +
-                                  " beyond its " + std::to_string(shape[0]) + " rows");
-  if (count == 0) return;
   Handle dataset(H5Dopen2(file.id(), name.c_str(), H5P_DEFAULT));
-  Handle file_space(H5Dget_space(dataset.get()));
+  read_open_rows(dataset.get(), shape, file.path, name, type, out, first, count);
+}
+
+void read_open_rows(hid_t dataset, const std::vector<std::uint64_t>& shape, const std::string& path,
+                    const std::string& name, hid_t type, void* out, std::uint64_t first,
+                    std::uint64_t count) {
+  if (first + count > shape[0])
+    throw_input_error(path, name,
+                      "rows " + std::to_string(first) + "+" + std::to_string(count) +
+                          " beyond its " + std::to_string(shape[0]) + " rows");
+  if (count == 0) return;
+  Handle file_space(H5Dget_space(dataset));
   const int rank = static_cast<int>(shape.size());
   const hsize_t start[2] = {first, 0};
   const hsize_t extent[2] = {count, rank == 2 ? shape[1] : 1};
   H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, extent, nullptr);
   Handle memory_space(H5Screate_simple(rank, extent, nullptr));
-  if (H5Dread(dataset.get(), type, memory_space.get(), file_space.get(), H5P_DEFAULT, out) < 0)
-    input_failure(file, name, "read failed (corrupt or wrong type)");
+  if (H5Dread(dataset, type, memory_space.get(), file_space.get(), H5P_DEFAULT, out) < 0)
+    throw_input_error(path, name, "read failed (corrupt or wrong type)");
 }
 
 namespace {
@@ -137,7 +160,8 @@ namespace {
 void write_attribute_raw(const File& file, const std::string& name, hid_t type, const void* value) {
   H5Adelete(file.id(), name.c_str());
   Handle space(H5Screate(H5S_SCALAR));
-  Handle attribute(H5Acreate2(file.id(), name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT));
+  Handle attribute(
+      H5Acreate2(file.id(), name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT));
   if (!attribute.valid() || H5Awrite(attribute.get(), type, value) < 0)
     throw_run_failure(file.path, "cannot write attribute " + name);
 }
@@ -173,7 +197,8 @@ bool has_attribute(const File& file, const std::string& name) {
 std::string read_string_attribute(const File& file, const std::string& name) {
   Handle attribute = open_attribute(file, name);
   Handle type(H5Aget_type(attribute.get()));
-  if (H5Tget_class(type.get()) != H5T_STRING) input_failure(file, "attribute " + name, "not a string");
+  if (H5Tget_class(type.get()) != H5T_STRING)
+    input_failure(file, "attribute " + name, "not a string");
   if (H5Tis_variable_str(type.get()) > 0) {
     char* text = nullptr;
     Handle memory_type(H5Tcopy(H5T_C_S1));

@@ -52,6 +52,11 @@ std::vector<std::uint64_t> dataset_shape(const File& file, const std::string& na
 // selected rows are read (a hyperslab), so reads of a chunked dataset touch only its chunks.
 void read_rows(const File& file, const std::string& name, hid_t type, void* out,
                std::uint64_t first, std::uint64_t count);
+// The same from a dataset the caller holds open, of shape `shape` (readers that read it many
+// times); `path` and `name` name it in errors.
+void read_open_rows(hid_t dataset, const std::vector<std::uint64_t>& shape, const std::string& path,
+                    const std::string& name, hid_t type, void* out, std::uint64_t first,
+                    std::uint64_t count);
 
 // Root (or object) attributes.
 void write_attribute(const File& file, const std::string& name, const std::string& value);
