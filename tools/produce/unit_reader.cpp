@@ -14,8 +14,7 @@ catalog::ReadStatistics reads_between(const catalog::ReadStatistics& before,
 catalog::CellBlock decode(ReadBlock& read, PhaseTimes& times) {
   const auto start = std::chrono::steady_clock::now();
   catalog::CellBlock block = catalog::CatalogStore::decode_cells(std::move(read.stored));
-  times.add("read",
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  times.add("read", seconds_since(start));
   return block;
 }
 
@@ -54,8 +53,7 @@ void UnitReader::read_one(std::unique_lock<std::mutex>& lock, PhaseTimes& times)
     const catalog::ReadStatistics before = store_.statistics();
     read.stored = store_.read_stored_cells(unit.first_cell, unit.end_cell);
     read.reads = reads_between(before, store_.statistics());
-    times.add("read",
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    times.add("read", seconds_since(start));
   } catch (...) {
     lock.lock();
     reading_ = false;
