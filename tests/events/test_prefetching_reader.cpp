@@ -3,6 +3,7 @@
 // hang when the consumer stops early while the reader thread waits for a free buffer.
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cstring>
 
 #include "core/errors.h"
@@ -109,4 +110,24 @@ TEST_CASE("stopping early while the reader waits for a free buffer returns promp
     ChunkInfo info;
     for (int k = 0; k < taken; ++k) REQUIRE(ahead.next(events, info));
   }  // the destructor must not wait for the rest of the stream
+}
+
+TEST_CASE("a file changed while it was read fails at the end, with no hash handed out") {
+  ScratchFolder folder("prefetch-changed");
+  const fs::path path = folder / "events.sle";
+  write_bytes(path, long_stream().bytes());
+  PrefetchingReader ahead(path.string());
+  // Same bytes, new modification time: the stream itself still reads cleanly.
+  fs::last_write_time(path, fs::last_write_time(path) + std::chrono::seconds(5));
+  std::span<const StarEvent> events;
+  ChunkInfo info;
+  int chunks = 0;
+  try {
+    while (ahead.next(events, info)) ++chunks;
+    FAIL("no error for the changed file");
+  } catch (const RunFailure& error) {
+    CHECK(std::string(error.what()).find(path.string() + ": changed while being read") == 0);
+  }
+  CHECK(chunks == 25);
+  CHECK(ahead.sha256().empty());
 }
