@@ -20,7 +20,9 @@ Sha256Stream::Sha256Stream() : state_(std::make_unique<State>()) {
     throw_run_failure("sha256", "OpenSSL could not start a digest");
 }
 
-Sha256Stream::~Sha256Stream() { EVP_MD_CTX_free(state_->context); }
+Sha256Stream::~Sha256Stream() {
+  EVP_MD_CTX_free(state_->context);
+}
 
 void Sha256Stream::update(const void* data, std::size_t size) {
   if (EVP_DigestUpdate(state_->context, data, size) != 1)
@@ -50,13 +52,17 @@ std::string sha256_hex(const void* data, std::size_t size) {
 std::string sha256_file(const std::filesystem::path& path) {
   std::FILE* file = std::fopen(path.c_str(), "rb");
   if (file == nullptr) throw_input_error(path.string(), "", "cannot be opened for reading");
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> owner(file, &std::fclose);
+  return sha256_open_file(file, path.string());
+}
+
+std::string sha256_open_file(std::FILE* file, const std::string& name) {
   Sha256Stream stream;
   std::vector<char> buffer(1 << 20);
   std::size_t got = 0;
-  while ((got = std::fread(buffer.data(), 1, buffer.size(), file)) > 0) stream.update(buffer.data(), got);
-  const bool failed = std::ferror(file) != 0;
-  std::fclose(file);
-  if (failed) throw_input_error(path.string(), "", "read error while hashing");
+  while ((got = std::fread(buffer.data(), 1, buffer.size(), file)) > 0)
+    stream.update(buffer.data(), got);
+  if (std::ferror(file) != 0) throw_run_failure(name, "read error while hashing");
   return stream.finish_hex();
 }
 

@@ -1,8 +1,9 @@
 #include <doctest/doctest.h>
+#include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 #include "core/errors.h"
 #include "manifest/manifest.h"
@@ -21,8 +22,25 @@ TEST_CASE("SHA-256 matches the FIPS 180-2 test vectors") {
   CHECK(stream.finish_hex() == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 }
 
+TEST_CASE("a file opened before it is renamed hashes whole under its new name") {
+  const fs::path folder =
+      fs::temp_directory_path() / ("starlens-sha-open-" + std::to_string(getpid()));
+  fs::create_directories(folder);
+  const fs::path before = folder / "written.tmp", after = folder / "written.h5";
+  std::ofstream(before, std::ios::binary) << std::string(1000000, 'a');
+  std::FILE* file = std::fopen(before.c_str(), "rb");
+  REQUIRE(file != nullptr);
+  fs::rename(before, after);  // as AtomicOutput::commit does while the hash runs
+  CHECK_THROWS_AS(starlens::sha256_file(before), starlens::InputError);
+  CHECK(starlens::sha256_open_file(file, after.string()) ==
+        "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+  std::fclose(file);
+  fs::remove_all(folder);
+}
+
 TEST_CASE("a manifest records inputs, outputs, parameters and round-trips") {
-  const fs::path folder = fs::temp_directory_path() / ("starlens_manifest_" + std::to_string(::getpid()));
+  const fs::path folder =
+      fs::temp_directory_path() / ("starlens_manifest_" + std::to_string(::getpid()));
   fs::remove_all(folder);
   fs::create_directories(folder);
   const auto input = folder / "in.txt";
@@ -45,9 +63,11 @@ TEST_CASE("a manifest records inputs, outputs, parameters and round-trips") {
   CHECK(read["tool"] == "test");
   CHECK(read["argv"][1] == "--flag");
   CHECK(read["parameters"]["psf_fwhm"] == 2.0);
-  CHECK(read["inputs"][0]["sha256"] == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  CHECK(read["inputs"][0]["sha256"] ==
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   CHECK(read["inputs"][0]["size"] == 3);
-  CHECK(read["outputs"][0]["sha256"] == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  CHECK(read["outputs"][0]["sha256"] ==
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
   CHECK(read["threads"] == 3);
   CHECK(read["executable"]["sha256"].get<std::string>().size() == 64);
   for (const char* key : {"git_describe", "build", "host", "start_time", "end_time", "run_digest"})
@@ -58,7 +78,8 @@ TEST_CASE("a manifest records inputs, outputs, parameters and round-trips") {
 }
 
 TEST_CASE("a file that is not a manifest is bad input") {
-  const fs::path path = fs::temp_directory_path() / ("starlens_notmanifest_" + std::to_string(::getpid()));
+  const fs::path path =
+      fs::temp_directory_path() / ("starlens_notmanifest_" + std::to_string(::getpid()));
   std::ofstream(path) << "{\"format\": \"other\"}";
   CHECK_THROWS_AS(starlens::read_manifest(path), starlens::InputError);
   std::ofstream(path) << "{not json";

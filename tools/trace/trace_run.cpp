@@ -1,9 +1,11 @@
 #include "trace_run.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <future>
 #include <iostream>
+#include <memory>
 
 #include "core/atomic_output.h"
 #include "core/errors.h"
@@ -99,17 +101,22 @@ int run_trace(const TraceOptions& options, int argc, char** argv) {
   attributes.shadow_triangles = mesh.shadow_triangles;
   for (int r = 0; r < kDropReasonCount; ++r)
     attributes.dropped[drop_reason_name(static_cast<DropReason>(r))] = mesh.dropped[r];
+  // Declared before the hash's future, so that it is closed after the hash has finished.
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> written(nullptr, &std::fclose);
   std::future<std::string> sha256;
   std::uint64_t size = 0;
   {
     ScopedPhase phase(times, "write");
     write_refined_mesh(output.temp_path(), options.output, attributes, mesh);
     // The manifest's hash of the finished file (read back from the page cache, ~0.1 s) on a
-    // thread of its own, while this one waits for fsync and frees the mesh: the bytes hashed
-    // are the final ones, the file is only renamed after this point.
+    // thread of its own, while this one waits for fsync, renames and frees the mesh. The file
+    // is opened here, before the rename: the hash reads it under whatever name it has by then.
     size = std::filesystem::file_size(output.temp_path());
-    sha256 =
-        std::async(std::launch::async, [path = output.temp_path()] { return sha256_file(path); });
+    written.reset(std::fopen(output.temp_path().c_str(), "rb"));
+    if (!written) throw_run_failure(options.output, "cannot read back the written lens map");
+    sha256 = std::async(std::launch::async, [file = written.get(), name = options.output] {
+      return sha256_open_file(file, name);
+    });
     output.commit();
   }
   record_counts(manifest, mesh);
