@@ -63,6 +63,7 @@ void write_attributes(const h5::File& file, const LensmapAttributes& a) {
   for (const auto& [name, value] : numbers) h5::write_attribute(file, name, value);
   h5::write_attribute(file, "bh_frame", a.bh_frame);
   h5::write_attribute(file, "projection", a.projection);
+  h5::write_attribute(file, "ray_azimuth", a.ray_azimuth);
   h5::write_attribute(file, "width", a.width);
   h5::write_attribute(file, "height", a.height);
   h5::write_attribute(file, "mesh_max_depth", a.mesh_max_depth);
@@ -96,6 +97,8 @@ LensmapAttributes read_attributes(const h5::File& file) {
   for (const auto& [name, value] : numbers) *value = h5::read_double_attribute(file, name);
   a.bh_frame = h5::read_string_attribute(file, "bh_frame");
   a.projection = h5::read_string_attribute(file, "projection");
+  if (h5::has_attribute(file, "ray_azimuth"))
+    a.ray_azimuth = h5::read_string_attribute(file, "ray_azimuth");
   a.width = h5::read_int_attribute(file, "width");
   a.height = h5::read_int_attribute(file, "height");
   a.mesh_max_depth = h5::read_int_attribute(file, "mesh_max_depth");

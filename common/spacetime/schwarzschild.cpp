@@ -18,7 +18,7 @@ TracedRay not_escaped(RayStatus status) {
 
 }  // namespace
 
-SchwarzschildSpacetime::SchwarzschildSpacetime(const Observer& observer)
+SchwarzschildSpacetime::SchwarzschildSpacetime(const Observer& observer, RayAzimuth azimuth)
     : r_obs_(observer.r_obs), hole_(observer.hole_direction) {
   if (!(std::isfinite(r_obs_) && r_obs_ > 3))
     throw_input_error(
@@ -27,16 +27,20 @@ SchwarzschildSpacetime::SchwarzschildSpacetime(const Observer& observer)
   if (!(std::abs(norm(hole_) - 1) < 1e-12))
     throw_input_error("(arguments)", "hole direction", "not a unit vector");
   g_ = 1 / std::sqrt(1 - 2 / r_obs_);
+  if (azimuth == RayAzimuth::series)
+    azimuth_ = std::make_unique<const schwarzschild::AzimuthSeries>(r_obs_);
 }
 
 TracedRay SchwarzschildSpacetime::trace(const Vec3& camera_direction) const {
-  // psi only through its sine and cosine from the vectors (no atan2 per ray).
+  // psi through its sine and cosine from the vectors; the series takes psi itself.
   const Vec3 normal = vec::cross(camera_direction, hole_);
   const double sin_psi = vec::norm(normal);
   const double cos_psi = vec::dot(camera_direction, hole_);
   if (schwarzschild::is_captured_from_vectors(r_obs_, sin_psi, cos_psi))
     return not_escaped(RayStatus::captured);
-  const double azimuth = schwarzschild::escape_azimuth_from_vectors(r_obs_, sin_psi, cos_psi);
+  const double azimuth = azimuth_
+                             ? azimuth_->azimuth(std::atan2(sin_psi, cos_psi))
+                             : schwarzschild::escape_azimuth_from_vectors(r_obs_, sin_psi, cos_psi);
   if (!std::isfinite(azimuth)) return not_escaped(RayStatus::failed);
   if (sin_psi == 0) return TracedRay{RayStatus::escaped, camera_direction, g_};
   // Seen from the hole the observer sits at -h and the backward ray sweeps azimuth phi in the

@@ -13,9 +13,20 @@ const std::vector<std::string>& spacetime_names() {
   return names;
 }
 
-std::unique_ptr<Spacetime> make_spacetime(const std::string& name, const Observer& observer) {
+const char* ray_azimuth_name(RayAzimuth azimuth) {
+  return azimuth == RayAzimuth::series ? "series" : "closed-form";
+}
+
+RayAzimuth parse_ray_azimuth(const std::string& name) {
+  if (name == "series") return RayAzimuth::series;
+  if (name == "closed-form") return RayAzimuth::closed_form;
+  throw_input_error("(arguments)", "--ray-azimuth", "'" + name + "' is not series or closed-form");
+}
+
+std::unique_ptr<Spacetime> make_spacetime(const std::string& name, const Observer& observer,
+                                          RayAzimuth azimuth) {
   if (name == "minkowski") return std::make_unique<MinkowskiSpacetime>();
-  if (name == "schwarzschild") return std::make_unique<SchwarzschildSpacetime>(observer);
+  if (name == "schwarzschild") return std::make_unique<SchwarzschildSpacetime>(observer, azimuth);
   throw_input_error("(arguments)", "--spacetime",
                     "unknown spacetime '" + name + "' (minkowski or schwarzschild)");
 }

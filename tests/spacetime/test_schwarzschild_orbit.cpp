@@ -4,8 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <vector>
 
+#include "deflection_angles.h"
 #include "orbit_reference.h"
 #include "spacetime/schwarzschild_orbit.h"
 
@@ -16,24 +16,6 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 constexpr double kBudget = 1e-10;  // DESIGN §10
 
-// The test angles for one observer: a 0.25 degree grid over [0, 180], angles near 90 degrees
-// and near 180, and a ladder of offsets on both sides of the critical angle down to 1.5e-6.
-std::vector<double> test_angles(double r_obs) {
-  std::vector<double> angles;
-  for (int i = 0; i <= 720; ++i) angles.push_back(i * 0.25 * kPi / 180);
-  for (double offset : {1e-3, 1e-6, 1e-9}) {
-    angles.push_back(kPi / 2 - offset);
-    angles.push_back(kPi / 2 + offset);
-    angles.push_back(kPi - offset);
-  }
-  const double critical = sw::critical_angle(r_obs);
-  for (double offset : {1e-2, 1e-3, 1e-4, 3e-5, 1e-5, 3e-6, 1.5e-6}) {
-    angles.push_back(critical - offset);
-    angles.push_back(critical + offset);
-  }
-  return angles;
-}
-
 }  // namespace
 
 TEST_CASE("Schwarzschild deflection matches long-double quadrature to 1e-10 rad") {
@@ -41,7 +23,7 @@ TEST_CASE("Schwarzschild deflection matches long-double quadrature to 1e-10 rad"
     const double critical = sw::critical_angle(r_obs);
     double worst = 0, worst_psi = 0;
     int escaped = 0, captured = 0;
-    for (double psi : test_angles(r_obs)) {
+    for (double psi : starlens::test::deflection_test_angles(r_obs)) {
       const auto reference = starlens::test::reference_escape_azimuth(r_obs, psi);
       const bool captured_here = sw::is_captured(r_obs, psi);
       INFO("r_obs = " << r_obs << ", psi = " << psi << ", critical = " << critical);

@@ -65,6 +65,9 @@ void add_trace_flags(CLI::App& app, TraceOptions& o) {
   app.add_option("--height", o.height, "Image height, pixels")->capture_default_str();
   app.add_option("--projection", o.projection, "pinhole | equirect | fisheye")
       ->capture_default_str();
+  app.add_option("--ray-azimuth", o.ray_azimuth,
+                 "series (the closed form's Chebyshev series, ~1e-13 rad) | closed-form (per ray)")
+      ->capture_default_str();
   app.add_option("--mesh-step", o.mesh_step, "Base grid step, pixels")->capture_default_str();
   app.add_option("--mesh-tol", o.mesh_tol, "Linear inverse mapping tolerance, pixels")
       ->capture_default_str();
@@ -108,6 +111,7 @@ TraceSetup resolve_trace_options(const TraceOptions& o) {
   const Vec3 look = frame.to_icrs(unit_vector_from_angles((frame.lon + o.look_dlon) * kDegree,
                                                           (frame.lat + o.look_dlat) * kDegree));
   setup.observer = {o.r_obs, hole};
+  setup.ray_azimuth = parse_ray_azimuth(o.ray_azimuth);
   setup.axes =
       camera_axes(look, frame.to_icrs({0, 0, 1}), frame.to_icrs({1, 0, 0}), o.roll * kDegree);
   setup.mesh = {o.mesh_step, o.mesh_tol, o.mesh_max_source * kDegree, o.mesh_max_depth};
@@ -115,6 +119,7 @@ TraceSetup resolve_trace_options(const TraceOptions& o) {
   LensmapAttributes& a = setup.attributes;
   a.spacetime = o.spacetime;
   a.r_obs = o.r_obs;
+  a.ray_azimuth = ray_azimuth_name(setup.ray_azimuth);
   a.bh_frame = frame.name;
   a.bh_lon_deg = frame.lon;
   a.bh_lat_deg = frame.lat;

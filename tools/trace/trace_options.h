@@ -22,6 +22,7 @@ struct TraceOptions {
   std::optional<double> fov;
   std::uint32_t width = 1920, height = 1080;
   std::string projection = "pinhole";
+  std::string ray_azimuth = "series";
   double mesh_step = 4, mesh_tol = 0.01, mesh_max_source = 1;
   int mesh_max_depth = 10;
   std::string output;
@@ -32,6 +33,7 @@ void add_trace_flags(CLI::App& app, TraceOptions& options);
 
 struct TraceSetup {
   Observer observer;
+  RayAzimuth ray_azimuth = RayAzimuth::series;
   CameraAxes axes;
   Projection projection = Projection::pinhole;
   double fov_degrees = 0;

@@ -14,6 +14,7 @@
 #include "lensmap_output.h"
 #include "manifest/manifest.h"
 #include "manifest/sha256.h"
+#include "spacetime/schwarzschild.h"
 
 namespace starlens {
 namespace {
@@ -25,6 +26,7 @@ void record_parameters(Manifest& manifest, const TraceSetup& setup, int threads)
   auto& p = manifest.parameters();
   p["spacetime"] = a.spacetime;
   p["r_obs"] = a.r_obs;
+  p["ray_azimuth"] = a.ray_azimuth;
   p["bh_frame"] = a.bh_frame;
   p["bh_lon_deg"] = a.bh_lon_deg;
   p["bh_lat_deg"] = a.bh_lat_deg;
@@ -69,12 +71,25 @@ void record_counts(Manifest& manifest, const RefinedMesh& mesh) {
   }
 }
 
+// The azimuth series' size and agreement with the closed form, when one is used.
+void record_azimuth_series(Manifest& manifest, const Spacetime& spacetime) {
+  const auto* schwarzschild = dynamic_cast<const SchwarzschildSpacetime*>(&spacetime);
+  if (!schwarzschild || !schwarzschild->azimuth_series()) return;
+  const schwarzschild::AzimuthSeries& series = *schwarzschild->azimuth_series();
+  auto& c = manifest.counts()["azimuth_series"];
+  c["pieces"] = series.piece_count();
+  c["order"] = schwarzschild::AzimuthSeries::kOrder;
+  c["worst_check_error_in_tolerances"] = series.worst_check_error();
+  c["closed_form_band_rad"] = schwarzschild::AzimuthSeries::kClosedFormBand;
+  c["closed_form_pieces_width_rad"] = series.closed_form_width();
+}
+
 }  // namespace
 
 int run_trace(const TraceOptions& options, int argc, char** argv) {
   if (options.output.empty()) throw_input_error("(arguments)", "-o/--output", "required");
   const TraceSetup setup = resolve_trace_options(options);
-  const auto spacetime = make_spacetime(options.spacetime, setup.observer);
+  const auto spacetime = make_spacetime(options.spacetime, setup.observer, setup.ray_azimuth);
   const Camera camera(setup.axes, setup.projection, setup.fov_degrees, options.width,
                       options.height);
   // Refuse before the long run, not after it.
@@ -120,6 +135,7 @@ int run_trace(const TraceOptions& options, int argc, char** argv) {
     output.commit();
   }
   record_counts(manifest, mesh);
+  record_azimuth_series(manifest, *spacetime);
   const std::int64_t kept_triangles = static_cast<std::int64_t>(mesh.kept.size());
   const std::int64_t shadow_triangles = mesh.shadow_triangles;
   mesh = RefinedMesh{};

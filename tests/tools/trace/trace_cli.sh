@@ -28,6 +28,8 @@ assert p["bh_frame"] == "galactic" and abs(p["bh_ra_deg"] - 266.405) < 1e-3, p
 for phase in ("trace_and_refine", "write"):
     assert phase in m["timings_s"], phase
 assert m["outputs"][0]["role"] == "lensmap" and len(m["outputs"][0]["sha256"]) == 64
+s = c["azimuth_series"]
+assert p["ray_azimuth"] == "series" and 0 < s["pieces"] <= 1024 and s["worst_check_error_in_tolerances"] <= 1, s
 PY
 expect 0 "" "$trace" inspect map.h5
 for field in "spacetime     schwarzschild" "vertices" "triangles" "dropped" "depth" "magnification"; do
@@ -42,6 +44,15 @@ expect 0 "" "$trace" "${small[@]}" --threads 2 -o two.h5
 cmp -s one.h5 two.h5 || fail "maps differ between 1 and 2 threads"
 expect 0 "" "$trace" --from-manifest one.h5.manifest.json -o replay.h5
 cmp -s one.h5 replay.h5 || fail "replayed map differs"
+# The closed form for every ray refines the same mesh (the rays agree: tests/spacetime).
+expect 0 "" "$trace" "${small[@]}" --ray-azimuth closed-form -o closed.h5
+python3 - one.h5.manifest.json closed.h5.manifest.json <<'PY' || fail "closed-form map differs in its counts"
+import json, sys
+a, b = (json.load(open(f))["counts"] for f in sys.argv[1:])
+for key in ("vertices", "triangles", "traced_rays", "dropped"):
+    assert a[key] == b[key], (key, a[key], b[key])
+assert "azimuth_series" not in b
+PY
 
 # Outputs are not overwritten without --force.
 expect 2 "output exists (use --force" "$trace" "${small[@]}" -o map.h5
@@ -60,6 +71,7 @@ expect 2 "--fov" "$trace" "${small[@]}" --fov 0 -o bad.h5
 expect 2 "--fov" "$trace" "${small[@]}" --projection equirect --fov 180 -o bad.h5
 expect 2 "--fov" "$trace" "${small[@]}" --projection fisheye --fov 400 -o bad.h5
 expect 2 "--projection" "$trace" "${small[@]}" --projection mercator -o bad.h5
+expect 2 "--ray-azimuth" "$trace" "${small[@]}" --ray-azimuth table -o bad.h5
 expect 2 "--width" "$trace" "${small[@]}" --width 0 -o bad.h5
 expect 2 "--height" "$trace" "${small[@]}" --height 0 -o bad.h5
 expect 2 "--width" "$trace" "${small[@]}" --width -5 -o bad.h5

@@ -1,0 +1,57 @@
+#pragma once
+// The escape azimuth of one observer radius as a function of psi alone (the map is
+// axisymmetric about the hole), held as piecewise Chebyshev series fitted to the closed form
+// (GSL's gsl_cheb) at the start of a run. Each piece is checked against the closed form between
+// its nodes and split until it agrees to kRelativeTolerance; toward the critical angle, where
+// the azimuth grows like -log(psi - psi_c), the pieces shrink geometrically. Rays within
+// kClosedFormBand of the critical angle, and any piece that would not converge, use the closed
+// form itself. A ray costs one series evaluation instead of a cubic's roots and an R_F.
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+struct gsl_cheb_series_struct;
+
+namespace starlens::schwarzschild {
+
+class AzimuthSeries {
+ public:
+  struct FreeSeries {
+    void operator()(gsl_cheb_series_struct* series) const;
+  };
+  // |series - closed form| allowed at a piece's check points, relative to max(1, |azimuth|),
+  // besides the closed form's own rounding near the critical angle (see fit).
+  static constexpr double kRelativeTolerance = 1e-13;
+  // Angles above the critical angle below which the closed form is evaluated per ray.
+  static constexpr double kClosedFormBand = 1e-9;
+  static constexpr std::size_t kOrder = 10;
+
+  // Requires r_obs > 3.
+  explicit AzimuthSeries(double r_obs);
+  AzimuthSeries(const AzimuthSeries&) = delete;
+  AzimuthSeries& operator=(const AzimuthSeries&) = delete;
+
+  // escape_azimuth(r_obs, psi) for an escaping ray.
+  double azimuth(double psi) const;
+
+  std::size_t piece_count() const { return pieces_.size(); }
+  // The worst disagreement with the closed form over all check points, in units of the
+  // tolerance (<= 1).
+  double worst_check_error() const { return worst_check_error_; }
+  // Pieces (radians of psi) left to the closed form because they did not converge.
+  double closed_form_width() const { return closed_form_width_; }
+
+ private:
+  void fit(double low, double high, int depth, double parent_error);
+
+  double r_obs_;
+  double critical_;
+  std::vector<double> piece_low_;  // ascending, for the search
+  // Per piece, its series; null where the closed form is used.
+  std::vector<std::unique_ptr<gsl_cheb_series_struct, FreeSeries>> pieces_;
+  double worst_check_error_ = 0;
+  double closed_form_width_ = 0;
+  int fits_ = 0;
+};
+
+}  // namespace starlens::schwarzschild
