@@ -8,6 +8,10 @@
 #include <cmath>
 #include <thread>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
 #include "bisection_mesh.h"
 #include "ordered_parallel.h"
 #include "prefetch.h"
@@ -15,6 +19,14 @@
 
 namespace starlens {
 namespace {
+
+// Tells the core that this thread spins: without it a waiting thread on a sibling hardware
+// thread slowed the splitting thread (the serial splits varied 0.36-0.8 s on 2 threads).
+inline void pause_spin() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_pause();
+#endif
+}
 
 enum class Verdict : std::uint8_t { pending, keep, shadow, split, dropped };
 
@@ -129,7 +141,10 @@ void MeshRefiner::split_in_order(const std::vector<std::int32_t>& visits,
       std::size_t start = claimed.load(std::memory_order_relaxed);
       if (start >= end) {
         if (finished) return;
-        if (++idle % 64 == 0) std::this_thread::yield();
+        if (++idle % 64 == 0)
+          std::this_thread::yield();
+        else
+          pause_spin();
         continue;
       }
       const std::size_t stop = std::min(start + kChunk, end);
