@@ -45,13 +45,12 @@ void verify_inputs(const nlohmann::json& manifest, const std::string& manifest_p
     const std::string path = input.value("path", "");
     const std::string expected = input.value("sha256", "");
     if (path == "-" || expected == "stdin") continue;
-    if (!fs::exists(path))
-      throw_input_error(path, "", "input of " + manifest_path + " is missing");
+    if (!fs::exists(path)) throw_input_error(path, "", "input of " + manifest_path + " is missing");
     const std::string actual = sha256_file(path);
     if (actual != expected)
-      throw_input_error(path, "sha256", "input changed since " + manifest_path + " (now " +
-                                            actual.substr(0, 16) + "..., recorded " +
-                                            expected.substr(0, 16) + "...)");
+      throw_input_error(path, "sha256",
+                        "input changed since " + manifest_path + " (now " + actual.substr(0, 16) +
+                            "..., recorded " + expected.substr(0, 16) + "...)");
   }
 }
 
@@ -66,7 +65,8 @@ std::string replay_path_for(const std::string& original) {
 }
 
 int replay_from_manifest_if_asked(const std::string& tool_name, int argc, char** argv,
-                                  const std::function<int(int, char**)>& run) {
+                                  const std::function<int(int, char**)>& run,
+                                  const std::vector<ReplayDefault>& older_defaults) {
   ReplayRequest request;
   if (!find_request(argc, argv, request)) return -1;
   const fs::path manifest_path = fs::absolute(request.manifest_path);
@@ -95,6 +95,10 @@ int replay_from_manifest_if_asked(const std::string& tool_name, int argc, char**
     const auto found = replaced.find(text);
     arguments.push_back(found == replaced.end() ? text : found->second);
   }
+  const auto& parameters = manifest.value("parameters", nlohmann::json::object());
+  for (const ReplayDefault& older : older_defaults)
+    if (!parameters.contains(older.parameter))
+      arguments.insert(arguments.end(), older.arguments.begin(), older.arguments.end());
   arguments.push_back("--force");  // a replay overwrites its own earlier replay outputs
   std::vector<char*> replay_argv;
   for (auto& argument : arguments) replay_argv.push_back(argument.data());
@@ -138,9 +142,11 @@ int replay_from_manifest_if_asked(const std::string& tool_name, int argc, char**
 }
 
 int run_stage_main(const std::string& tool_name, int argc, char** argv,
-                   const std::function<int(int, char**)>& run) {
+                   const std::function<int(int, char**)>& run,
+                   const std::vector<ReplayDefault>& older_defaults) {
   return run_tool(tool_name, [&] {
-    const int replay_status = replay_from_manifest_if_asked(tool_name, argc, argv, run);
+    const int replay_status =
+        replay_from_manifest_if_asked(tool_name, argc, argv, run, older_defaults);
     return replay_status >= 0 ? replay_status : run(argc, argv);
   });
 }

@@ -5,19 +5,29 @@
 // that M lists replaced by a replay path, from M's working folder.
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace starlens {
+
+// A flag added after manifests were archived whose default differs from what those runs did:
+// replaying a manifest whose parameters lack `parameter`, the replay appends `arguments`.
+struct ReplayDefault {
+  std::string parameter;
+  std::vector<std::string> arguments;
+};
 
 // When argv holds --from-manifest M (optionally with -o/--output NEW for the main output),
 // replays M through `run` and returns the exit status: 0 outputs and counts match, 1 they
 // differ, 2 an input changed (naming the file) or M is unusable. Otherwise returns -1.
 int replay_from_manifest_if_asked(const std::string& tool_name, int argc, char** argv,
-                                  const std::function<int(int, char**)>& run);
+                                  const std::function<int(int, char**)>& run,
+                                  const std::vector<ReplayDefault>& older_defaults = {});
 
 // The whole main() of a stage: run_tool's exit statuses around either a replay of
 // --from-manifest or an ordinary run.
 int run_stage_main(const std::string& tool_name, int argc, char** argv,
-                   const std::function<int(int, char**)>& run);
+                   const std::function<int(int, char**)>& run,
+                   const std::vector<ReplayDefault>& older_defaults = {});
 
 // Where a replay writes instead of `original`: "<stem>.replay<extension>" beside it.
 std::string replay_path_for(const std::string& original);

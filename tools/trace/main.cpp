@@ -40,5 +40,7 @@ int run(int argc, char** argv) {
 }  // namespace starlens
 
 int main(int argc, char** argv) {
-  return starlens::run_stage_main(starlens::kTool, argc, argv, starlens::run);
+  // Maps traced before --ray-azimuth existed evaluated the closed form for every ray.
+  return starlens::run_stage_main(starlens::kTool, argc, argv, starlens::run,
+                                  {{"ray_azimuth", {"--ray-azimuth", "closed-form"}}});
 }

@@ -53,6 +53,17 @@ for key in ("vertices", "triangles", "traced_rays", "dropped"):
     assert a[key] == b[key], (key, a[key], b[key])
 assert "azimuth_series" not in b
 PY
+# A manifest from before --ray-azimuth (no such parameter or flag) replays with the closed form.
+python3 - closed.h5.manifest.json <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+del m["parameters"]["ray_azimuth"]
+at = m["argv"].index("--ray-azimuth")
+del m["argv"][at:at + 2]
+json.dump(m, open("older.manifest.json", "w"))
+PY
+expect 0 "outputs and counts match" "$trace" --from-manifest older.manifest.json -o older-replay.h5
+cmp -s closed.h5 older-replay.h5 || fail "an older manifest's replay differs from its map"
 
 # Outputs are not overwritten without --force.
 expect 2 "output exists (use --force" "$trace" "${small[@]}" -o map.h5
