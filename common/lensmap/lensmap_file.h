@@ -24,8 +24,8 @@ struct LensmapAttributes {
   std::string spacetime;  // "minkowski" | "schwarzschild"
   double mass = 1;        // lengths are in units of M
   double r_obs = 0;
-  // How the rays' azimuths were evaluated: "series" or "closed-form" (maps written before the
-  // attribute existed: closed-form).
+  // How the rays' azimuths were evaluated: "series", "closed-form" (also maps written before
+  // the attribute existed) or "none" (Minkowski).
   std::string ray_azimuth = "closed-form";
   std::string bh_frame;  // "galactic" | "icrs": where the hole was placed, and "up"
   double bh_lon_deg = 0, bh_lat_deg = 0;  // in bh_frame

@@ -36,7 +36,8 @@ void print_summary(const LensmapReader& reader, std::ostream& out) {
       mu_max = std::max(mu_max, t.mu);
     }
   }
-  out << "spacetime     " << a.spacetime << ", r_obs " << a.r_obs << " M\n"
+  out << "spacetime     " << a.spacetime << ", r_obs " << a.r_obs << " M, ray azimuth "
+      << a.ray_azimuth << "\n"
       << "hole          " << a.bh_frame << " (" << a.bh_lon_deg << ", " << a.bh_lat_deg
       << ") deg = ICRS (" << a.bh_ra_deg << ", " << a.bh_dec_deg << ")\n"
       << "camera        " << a.projection << ", fov " << a.fov_deg << " deg, " << a.width << " x "

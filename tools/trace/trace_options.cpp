@@ -119,7 +119,8 @@ TraceSetup resolve_trace_options(const TraceOptions& o) {
   LensmapAttributes& a = setup.attributes;
   a.spacetime = o.spacetime;
   a.r_obs = o.r_obs;
-  a.ray_azimuth = ray_azimuth_name(setup.ray_azimuth);
+  // Minkowski rays go straight: no azimuth is evaluated.
+  a.ray_azimuth = o.spacetime == "minkowski" ? "none" : ray_azimuth_name(setup.ray_azimuth);
   a.bh_frame = frame.name;
   a.bh_lon_deg = frame.lon;
   a.bh_lat_deg = frame.lat;

@@ -53,6 +53,9 @@ for key in ("vertices", "triangles", "traced_rays", "dropped"):
     assert a[key] == b[key], (key, a[key], b[key])
 assert "azimuth_series" not in b
 PY
+expect 0 "" "$trace" "${small[@]}" --spacetime minkowski -o flat.h5
+python3 -c 'import json, sys; p = json.load(open(sys.argv[1]))["parameters"]; assert p["ray_azimuth"] == "none", p' \
+  flat.h5.manifest.json || fail "a Minkowski map names an azimuth evaluation"
 # A manifest from before --ray-azimuth (no such parameter or flag) replays with the closed form.
 python3 - closed.h5.manifest.json <<'PY'
 import json, sys
