@@ -65,8 +65,9 @@ void add_trace_flags(CLI::App& app, TraceOptions& o) {
   app.add_option("--height", o.height, "Image height, pixels")->capture_default_str();
   app.add_option("--projection", o.projection, "pinhole | equirect | fisheye")
       ->capture_default_str();
-  app.add_option("--ray-azimuth", o.ray_azimuth,
-                 "series (the closed form's Chebyshev series, ~1e-13 rad) | closed-form (per ray)")
+  app.add_option(
+         "--ray-azimuth", o.ray_azimuth,
+         "series (Chebyshev series of the closed form, within 1e-12 rad) | closed-form (per ray)")
       ->capture_default_str();
   app.add_option("--mesh-step", o.mesh_step, "Base grid step, pixels")->capture_default_str();
   app.add_option("--mesh-tol", o.mesh_tol, "Linear inverse mapping tolerance, pixels")
