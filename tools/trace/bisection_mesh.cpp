@@ -40,11 +40,10 @@ BisectionMesh::BisectionMesh(double width, double height, double step) {
 }
 
 std::uint32_t BisectionMesh::add_vertex(double x, double y) {
-  if (x_.size() >= UINT32_MAX)
+  if (points_.size() >= UINT32_MAX)
     throw std::length_error("mesh has more vertices than uint32 indices");
-  x_.push_back(x);
-  y_.push_back(y);
-  return static_cast<std::uint32_t>(x_.size() - 1);
+  points_.push_back({x, y});
+  return static_cast<std::uint32_t>(points_.size() - 1);
 }
 
 std::int32_t BisectionMesh::add_triangle(std::uint32_t v0, std::uint32_t v1, std::uint32_t v2,
@@ -108,8 +107,7 @@ std::uint32_t BisectionMesh::midpoint(std::int32_t t, int k) {
 void BisectionMesh::set_midpoint(std::int32_t t, int k, std::uint32_t m) {
   MeshTriangle& triangle = triangles_[t];
   const std::uint32_t a = triangle.v[(k + 1) % 3], b = triangle.v[(k + 2) % 3];
-  x_[m] = (x_[a] + x_[b]) / 2;
-  y_[m] = (y_[a] + y_[b]) / 2;
+  points_[m] = {(points_[a].x + points_[b].x) / 2, (points_[a].y + points_[b].y) / 2};
   triangle.midpoint[k] = m;
   const std::int32_t other = triangle.neighbour[k];
   if (other >= 0)
@@ -149,22 +147,18 @@ void BisectionMesh::create_midpoints(const std::vector<std::int32_t>& leaves) {
     edges[i] = static_cast<std::uint8_t>(edges_to_split(leaves[i], static_cast<std::int32_t>(i)));
     first[i] = std::popcount(edges[i]);
   }
-  const std::uint64_t base = x_.size();
+  const std::uint64_t base = points_.size();
   const std::uint64_t total = exclusive_scan_in_parallel(first);
   if (base + total > UINT32_MAX)
     throw std::length_error("mesh has more vertices than uint32 indices");
-  x_.resize(base + total);
-  y_.resize(base + total);
+  points_.resize(base + total);
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < count; ++i) {
     prefetch_ahead(
         i, count, [&](std::int64_t j) { prefetch_for_write(triangles_[leaves[j]]); },
         [&](std::int64_t j) {
           const MeshTriangle& triangle = triangles_[leaves[j]];
-          for (std::uint32_t v : triangle.v) {
-            prefetch(x_[v]);
-            prefetch(y_[v]);
-          }
+          for (std::uint32_t v : triangle.v) prefetch(points_[v]);
           for (std::int32_t n : triangle.neighbour)
             if (n >= 0) prefetch_for_write(triangles_[n]);
         });
@@ -226,6 +220,8 @@ void BisectionMesh::split(std::int32_t t, std::vector<std::int32_t>& created) {
 
 void BisectionMesh::reserve(std::size_t more_triangles) {
   triangles_.reserve(triangles_.size() + more_triangles);
+  // At most one new vertex per new triangle pair, but most pairs' midpoint exists already.
+  points_.reserve(points_.size() + more_triangles / 2);
 }
 
 void BisectionMesh::clear_fresh(const std::vector<std::int32_t>& slots) {

@@ -26,8 +26,6 @@ class BlockVector {
   BlockVector& operator=(BlockVector&&) noexcept = default;
 
   std::size_t size() const { return size_; }
-  // Elements whose memory is allocated (size() and beyond, after reserve).
-  std::size_t capacity() const { return blocks_.size() * kBlock; }
   bool empty() const { return size_ == 0; }
   T& operator[](std::size_t i) { return blocks_[i >> kShift][i & (kBlock - 1)]; }
   const T& operator[](std::size_t i) const { return blocks_[i >> kShift][i & (kBlock - 1)]; }
@@ -58,12 +56,6 @@ class BlockVector {
     if (end - first < static_cast<std::ptrdiff_t>(kBlock)) return;
 #pragma omp parallel for schedule(static)
     for (std::ptrdiff_t i = first; i < end; ++i) new (&(*this)[i]) T();
-  }
-  // Declares the elements up to `size` (at most capacity()) present: the caller has written
-  // those beyond size() through operator[] after reserve.
-  void assume_written(std::size_t size) {
-    if (size > capacity()) throw std::length_error("BlockVector::assume_written past capacity");
-    if (size > size_) size_ = size;
   }
   void push_back(const T& value) {
     resize(size_ + 1);

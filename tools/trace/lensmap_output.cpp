@@ -34,8 +34,8 @@ void write_vertices(LensmapWriter& writer, const RefinedMesh& mesh,
       const std::uint64_t row = renumbered[v] - first;
       const StoredRay& ray = mesh.rays[v];
       const bool escaped = ray.status() == RayStatus::escaped;
-      xy[2 * row] = mesh.x[v];
-      xy[2 * row + 1] = mesh.y[v];
+      xy[2 * row] = mesh.points[v].x;
+      xy[2 * row + 1] = mesh.points[v].y;
       for (int k = 0; k < 3; ++k) dir[3 * row + k] = escaped ? ray.source_direction[k] : kNaN;
       g[row] = escaped ? ray.g : kNaN;
       status[row] = static_cast<std::uint8_t>(ray.status());
@@ -75,9 +75,9 @@ void write_triangles(LensmapWriter& writer, const RefinedMesh& mesh,
 void write_refined_mesh(const std::filesystem::path& path, const std::string& display_path,
                         const LensmapAttributes& attributes, const RefinedMesh& mesh) {
   // New numbers of the used vertices: how many used ones come before.
-  std::vector<std::uint32_t> renumbered(mesh.x.size());
+  std::vector<std::uint32_t> renumbered(mesh.points.size());
 #pragma omp parallel for schedule(static)
-  for (std::int64_t v = 0; v < static_cast<std::int64_t>(mesh.x.size()); ++v)
+  for (std::int64_t v = 0; v < static_cast<std::int64_t>(mesh.points.size()); ++v)
     renumbered[v] = mesh.used[v];
   const std::uint32_t used = exclusive_scan_in_parallel(renumbered);
   LensmapWriter writer(path, display_path, used, mesh.kept.size());

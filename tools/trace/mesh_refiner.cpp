@@ -1,13 +1,9 @@
 #include "mesh_refiner.h"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <atomic>
 #include <bit>
-#include <chrono>
 #include <cmath>
-#include <thread>
 
 #include "bisection_mesh.h"
 #include "ordered_parallel.h"
@@ -60,10 +56,12 @@ class MeshRefiner {
   void trace_new_vertices();
   void split_in_order(const std::vector<std::int32_t>& visits, std::vector<std::int32_t>& created);
   Vec3 camera_direction(std::uint32_t v) const {
-    return camera_.direction(mesh_.x()[v], mesh_.y()[v]);
+    const PixelPoint& p = mesh_.points()[v];
+    return camera_.direction(p.x, p.y);
   }
   ImagePoint point(std::uint32_t v) const {
-    return {mesh_.x()[v], mesh_.y()[v], rays_[v].source_direction};
+    const PixelPoint& p = mesh_.points()[v];
+    return {p.x, p.y, rays_[v].source_direction};
   }
   bool escaped(std::uint32_t v) const { return rays_[v].status() == RayStatus::escaped; }
   // What the criteria read of triangle t besides its slot: its vertices' rays and positions,
@@ -103,97 +101,53 @@ void MeshRefiner::trace_new_vertices() {
 
 // The pass's conforming splits, in order, on one thread (the mesh's numbering depends on it):
 // `visits` lists the triangles to split (t >= 0) and the drops to count as early (~t). The
-// other threads meanwhile trace the vertices these splits make (the next pass's first rays)
-// as they appear: the splits' thread publishes the vertex count after each split, and the
-// vertices' positions are written before it.
+// vertices they make are traced by all threads at the start of the next pass. (Tracing them
+// on the other threads while the splits went on, as they appeared, made the splits take twice
+// as long on the 2-vCPU benchmark machine: 0.62-0.64 s against 0.32-0.34 s alone, and the
+// tracing after them takes 0.11 s; docs/benchmarks/trace.md, sixth round.)
 void MeshRefiner::split_in_order(const std::vector<std::int32_t>& visits,
                                  std::vector<std::int32_t>& created) {
   created.clear();
   const auto visit_count = static_cast<std::int64_t>(visits.size());
   const auto decode = [](std::int32_t visit) { return visit >= 0 ? visit : ~visit; };
-  // Room for what the splits will add: one triangle each, as a pair of splits that share the
-  // hypotenuse adds two (most do; the rest fault on their own); rays for one new vertex each
-  // (forced splits of coarser neighbours may make more: those are traced in the next pass).
+  // Room for what the splits will add, first touched on all threads: one triangle each, as a
+  // pair of splits that share the hypotenuse adds two (most do; the rest fault on their own).
   mesh_.reserve(visits.size());
-  const std::size_t first = mesh_.vertex_count();
-  rays_.reserve(first + visits.size());
-  const std::size_t ray_room = std::min(rays_.capacity(), first + visits.size());
-  std::atomic<std::size_t> published{first}, claimed{first};
-  std::atomic<bool> done{false};
-  // Traces published vertices in chunks until the splits are done and nothing is left.
-  const auto trace_published = [&] {
-    constexpr std::size_t kChunk = 64;
-    while (true) {
-      const bool finished = done.load(std::memory_order_acquire);  // before published
-      const std::size_t end = std::min(published.load(std::memory_order_acquire), ray_room);
-      std::size_t start = claimed.load(std::memory_order_relaxed);
-      if (start >= end) {
-        if (finished) return;
-        // Sleep, not spin: on the 2-vCPU benchmark machine a spinning thread slowed the
-        // splitting one, apparently its hardware sibling (the splits took 0.8-1.0 s instead
-        // of 0.37 s on 2 threads; 0.48-0.53 s sleeping 20 us at a time).
-        std::this_thread::sleep_for(std::chrono::microseconds(20));
-        continue;
-      }
-      const std::size_t stop = std::min(start + kChunk, end);
-      if (!claimed.compare_exchange_weak(start, stop, std::memory_order_relaxed)) continue;
-      for (std::size_t v = start; v < stop; ++v)
-        rays_[v] = StoredRay(spacetime_.trace(camera_direction(static_cast<std::uint32_t>(v))));
-    }
+  const auto triangle_of_visit = [&](std::int64_t j) -> const MeshTriangle& {
+    return mesh_.triangle(decode(visits[j]));
   };
-#pragma omp parallel
-  {
-    if (omp_get_thread_num() == 0) {
-      const auto triangle_of_visit = [&](std::int64_t j) -> const MeshTriangle& {
-        return mesh_.triangle(decode(visits[j]));
-      };
-      const auto prefetch_neighbour = [&](std::int32_t n) {
-        if (n >= 0) prefetch_for_write(mesh_.triangle(n));
-      };
-      for (std::int64_t i = 0; i < visit_count; ++i) {
-        // The splits read and write triangles at random, one after another: ask for the
-        // triangles of the visits ahead, then for the neighbours a split rewrites (across the
-        // hypotenuse, the base, and across the second leg), then for the base's across its
-        // second leg.
-        prefetch_ahead(
-            i, visit_count, [&](std::int64_t j) { prefetch(triangle_of_visit(j)); },
-            [&](std::int64_t j) {
-              prefetch_neighbour(triangle_of_visit(j).neighbour[0]);
-              prefetch_neighbour(triangle_of_visit(j).neighbour[1]);
-            },
-            [&](std::int64_t j) {
-              const std::int32_t base = triangle_of_visit(j).neighbour[0];
-              if (base >= 0) prefetch_neighbour(mesh_.triangle(base).neighbour[1]);
-            });
-        const std::int32_t t = decode(visits[i]);
-        // A slot refilled by a forced split earlier in this loop holds a new, unevaluated child.
-        if (mesh_.triangle(t).fresh) continue;
-        if (visits[i] < 0) {
-          ++dropped_early_;
-        } else {
-          mesh_.split(t, created);
-          published.store(mesh_.vertex_count(), std::memory_order_release);
-        }
-      }
-      done.store(true, std::memory_order_release);
-      // With one thread this traces nothing here (the next pass does, as before): only
-      // threads that were tracing alongside are joined by this one for what is left.
-      if (omp_get_num_threads() > 1) trace_published();
-    } else {
-      trace_published();
-    }
+  const auto prefetch_neighbour = [&](std::int32_t n) {
+    if (n >= 0) prefetch_for_write(mesh_.triangle(n));
+  };
+  for (std::int64_t i = 0; i < visit_count; ++i) {
+    // The splits read and write triangles at random, one after another: ask for the triangles
+    // of the visits ahead, then for the neighbours a split rewrites (across the hypotenuse,
+    // the base, and across the second leg), then for the base's across its second leg.
+    prefetch_ahead(
+        i, visit_count, [&](std::int64_t j) { prefetch(triangle_of_visit(j)); },
+        [&](std::int64_t j) {
+          prefetch_neighbour(triangle_of_visit(j).neighbour[0]);
+          prefetch_neighbour(triangle_of_visit(j).neighbour[1]);
+        },
+        [&](std::int64_t j) {
+          const std::int32_t base = triangle_of_visit(j).neighbour[0];
+          if (base >= 0) prefetch_neighbour(mesh_.triangle(base).neighbour[1]);
+        });
+    const std::int32_t t = decode(visits[i]);
+    // A slot refilled by a forced split earlier in this loop holds a new, unevaluated child.
+    if (mesh_.triangle(t).fresh) continue;
+    if (visits[i] < 0)
+      ++dropped_early_;
+    else
+      mesh_.split(t, created);
   }
-  const std::size_t traced = claimed.load();
-  rays_.assume_written(traced);
-  if (on_traced_ && traced > first) on_traced_(static_cast<std::uint64_t>(traced - first));
 }
 
 void MeshRefiner::prefetch_points(std::int32_t t, bool midpoints) const {
   const MeshTriangle& triangle = mesh_.triangle(t);
   const auto prefetch_vertex = [&](std::uint32_t v) {
     prefetch(rays_[v]);
-    prefetch(mesh_.x()[v]);
-    prefetch(mesh_.y()[v]);
+    prefetch(mesh_.points()[v]);
   };
   for (std::uint32_t v : triangle.v) prefetch_vertex(v);
   if (midpoints)
@@ -209,11 +163,9 @@ double MeshRefiner::image_solid_angle(std::int32_t t) const {
     return signed_solid_angle(camera_direction(v[0]), camera_direction(v[1]),
                               camera_direction(v[2]));
   const double cx = camera_.width() / 2.0, cy = camera_.height() / 2.0;
-  const auto& x = mesh_.x();
-  const auto& y = mesh_.y();
-  return pinhole_solid_angle(
-      camera_.focal_length(), handedness_,
-      {{{x[v[0]] - cx, y[v[0]] - cy}, {x[v[1]] - cx, y[v[1]] - cy}, {x[v[2]] - cx, y[v[2]] - cy}}});
+  const PixelPoint &a = mesh_.points()[v[0]], &b = mesh_.points()[v[1]], &c = mesh_.points()[v[2]];
+  return pinhole_solid_angle(camera_.focal_length(), handedness_,
+                             {{{a.x - cx, a.y - cy}, {b.x - cx, b.y - cy}, {c.x - cx, c.y - cy}}});
 }
 
 // Parity and magnification of an all-escaped triangle: do lensing and the camera wind it the
@@ -260,11 +212,8 @@ void MeshRefiner::check_vertices(std::int32_t t, double image_solid_angle) {
   if (captured > 0) return fail(t, DropReason::status);
   // Zero solid angle on the camera's sky compared with the pixel area's (the poles of an
   // equirect image): nothing maps there.
-  const auto& x = mesh_.x();
-  const auto& y = mesh_.y();
-  const double area = std::abs((x[v[1]] - x[v[0]]) * (y[v[2]] - y[v[0]]) -
-                               (x[v[2]] - x[v[0]]) * (y[v[1]] - y[v[0]])) /
-                      2;
+  const PixelPoint &a = mesh_.points()[v[0]], &b = mesh_.points()[v[1]], &c = mesh_.points()[v[2]];
+  const double area = std::abs((b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y)) / 2;
   const double focal = camera_.focal_length();
   const Evaluation& e = evaluations_[t];
   // (The solid angle as a float, as this test has always compared it.)
@@ -469,8 +418,7 @@ RefinedMesh MeshRefiner::collect() {
                             triangles[t].depth};
       },
       result.kept);
-  result.x = mesh_.release_x();
-  result.y = mesh_.release_y();
+  result.points = mesh_.release_points();
   result.rays = std::move(rays_);
   return result;
 }

@@ -10,6 +10,7 @@
 #include <functional>
 #include <vector>
 
+#include "bisection_mesh.h"
 #include "block_vector.h"
 #include "lensmap/camera.h"
 #include "spacetime/spacetime.h"
@@ -60,7 +61,7 @@ struct KeptTriangle {
 };
 
 struct RefinedMesh {
-  BlockVector<double> x, y;        // every vertex created
+  BlockVector<PixelPoint> points;  // every vertex created, pixels
   BlockVector<StoredRay> rays;     // its traced ray
   std::vector<std::uint8_t> used;  // 1 where a final (kept, shadow or dropped) triangle uses it
   std::vector<KeptTriangle> kept;

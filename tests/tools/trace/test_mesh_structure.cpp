@@ -21,10 +21,9 @@ double angle(const Vec3& a, const Vec3& b) {
 }
 
 double signed_area(const BisectionMesh& mesh, const MeshTriangle& t) {
-  const auto& x = mesh.x();
-  const auto& y = mesh.y();
-  return ((x[t.v[1]] - x[t.v[0]]) * (y[t.v[2]] - y[t.v[0]]) -
-          (x[t.v[2]] - x[t.v[0]]) * (y[t.v[1]] - y[t.v[0]])) /
+  const auto& p = mesh.points();
+  return ((p[t.v[1]].x - p[t.v[0]].x) * (p[t.v[2]].y - p[t.v[0]].y) -
+          (p[t.v[2]].x - p[t.v[0]].x) * (p[t.v[1]].y - p[t.v[0]].y)) /
          2;
 }
 
@@ -44,8 +43,7 @@ TEST_CASE("bisection keeps a conforming triangulation of the image") {
   // hanging vertex.
   double area = 0;
   std::map<std::pair<std::uint32_t, std::uint32_t>, int> directed_edges;
-  const auto& x = mesh.x();
-  const auto& y = mesh.y();
+  const auto& p = mesh.points();
   for (std::size_t t = 0; t < mesh.triangles().size(); ++t) {
     const MeshTriangle& triangle = mesh.triangles()[t];
     const double a = signed_area(mesh, triangle);
@@ -56,8 +54,8 @@ TEST_CASE("bisection keeps a conforming triangulation of the image") {
       REQUIRE(++directed_edges[{from, to}] == 1);
       const std::int32_t n = triangle.neighbour[k];
       if (n < 0) {
-        const bool vertical = x[from] == x[to] && (x[from] == 0 || x[from] == 40);
-        const bool horizontal = y[from] == y[to] && (y[from] == 0 || y[from] == 24);
+        const bool vertical = p[from].x == p[to].x && (p[from].x == 0 || p[from].x == 40);
+        const bool horizontal = p[from].y == p[to].y && (p[from].y == 0 || p[from].y == 24);
         CHECK((vertical || horizontal));
         continue;
       }
