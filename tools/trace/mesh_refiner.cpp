@@ -222,12 +222,15 @@ void MeshRefiner::check_vertices(std::int32_t t, double image_solid_angle) {
   if (e.parity == 0) return fail(t, DropReason::orientation);
   evaluations_[t].check_neighbours = true;
   // Source edge longer than the limit: compared as chords, 2 sin(angle / 2), exactly
-  // equivalent for angles in [0, pi] and free of atan2.
-  double longest_chord = 0;
-  for (int k = 0; k < 3; ++k)
-    longest_chord =
-        std::max(longest_chord, vec::norm(vec::minus(rays_[v[k]].source_direction,
-                                                     rays_[v[(k + 1) % 3]].source_direction)));
+  // equivalent for angles in [0, pi] and free of atan2. One square root, of the largest
+  // squared chord: the same number as the largest of three roots (sqrt is monotonic).
+  double longest_squared = 0;
+  for (int k = 0; k < 3; ++k) {
+    const Vec3 edge =
+        vec::minus(rays_[v[k]].source_direction, rays_[v[(k + 1) % 3]].source_direction);
+    longest_squared = std::max(longest_squared, vec::dot(edge, edge));
+  }
+  const double longest_chord = std::sqrt(longest_squared);
   if (longest_chord > max_source_chord_) {
     const double shrink = std::pow(0.5, (parameters_.max_depth - triangle.depth) / 2.0);
     return fail(t, DropReason::source_size, longest_chord * shrink / max_source_chord_);
