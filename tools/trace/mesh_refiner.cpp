@@ -126,8 +126,14 @@ void MeshRefiner::split_in_order(const std::vector<std::int32_t>& visits,
     prefetch_ahead(
         i, visit_count, [&](std::int64_t j) { prefetch(triangle_of_visit(j)); },
         [&](std::int64_t j) {
-          prefetch_neighbour(triangle_of_visit(j).neighbour[0]);
-          prefetch_neighbour(triangle_of_visit(j).neighbour[1]);
+          const MeshTriangle& triangle = triangle_of_visit(j);
+          prefetch_neighbour(triangle.neighbour[0]);
+          prefetch_neighbour(triangle.neighbour[1]);
+          // A split whose hypotenuse has no midpoint yet places one between its ends.
+          if (triangle.midpoint[0] == kNoVertex) {
+            prefetch(mesh_.points()[triangle.v[1]]);
+            prefetch(mesh_.points()[triangle.v[2]]);
+          }
         },
         [&](std::int64_t j) {
           const std::int32_t base = triangle_of_visit(j).neighbour[0];
