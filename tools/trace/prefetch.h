@@ -15,16 +15,22 @@ inline constexpr std::int64_t kLinkLead = 8;
 // is deemed const and its calls deleted as dead before they are inlined (observed with gcc 12:
 // the prefetches vanished from the binary). The empty volatile asm, which emits nothing, keeps
 // them.
+// An object may straddle two cache lines (a 40-byte triangle does every other time): both
+// its first and its last byte are asked for.
 template <typename T>
 void prefetch(const T& object) {
-  __builtin_prefetch(&object);
-  asm volatile("" : : "r"(&object));
+  const char* first = reinterpret_cast<const char*>(&object);
+  __builtin_prefetch(first);
+  if constexpr (sizeof(T) > 1) __builtin_prefetch(first + sizeof(T) - 1);
+  asm volatile("" : : "r"(first));
 }
 
 template <typename T>
 void prefetch_for_write(const T& object) {
-  __builtin_prefetch(&object, 1);
-  asm volatile("" : : "r"(&object));
+  const char* first = reinterpret_cast<const char*>(&object);
+  __builtin_prefetch(first, 1);
+  if constexpr (sizeof(T) > 1) __builtin_prefetch(first + sizeof(T) - 1, 1);
+  asm volatile("" : : "r"(first));
 }
 
 // For item i of a loop over `count` items: slot(j) prefetches item j's triangle, links(j) what
