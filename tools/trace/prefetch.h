@@ -8,8 +8,10 @@
 
 namespace starlens {
 
-inline constexpr std::int64_t kSlotLead = 16;
-inline constexpr std::int64_t kLinkLead = 8;
+// Leads of 32 / 16 / 8 items: against 16 / 8 / 4, eval 0.36 -> 0.34 s, midpoint creation 0.16
+// -> 0.14 s, splits 0.24 -> 0.22 s on 2 threads; 48 and 64 no better within the noise.
+inline constexpr std::int64_t kSlotLead = 32;
+inline constexpr std::int64_t kLinkLead = 16;
 
 // GCC counts a prefetch as free of side effects, so a small function holding only prefetches
 // is deemed const and its calls deleted as dead before they are inlined (observed with gcc 12:
@@ -43,7 +45,7 @@ void prefetch_ahead(std::int64_t i, std::int64_t count, const Slot& slot, const 
 
 // The same with a third stage for chains one link longer: second_links(j) prefetches what the
 // triangles that links(j) asked for point to, kSecondLinkLead items ahead.
-inline constexpr std::int64_t kSecondLinkLead = 4;
+inline constexpr std::int64_t kSecondLinkLead = 8;
 template <typename Slot, typename Links, typename SecondLinks>
 void prefetch_ahead(std::int64_t i, std::int64_t count, const Slot& slot, const Links& links,
                     const SecondLinks& second_links) {
