@@ -67,8 +67,7 @@ void check_output_path(const std::filesystem::path& final_path, bool force) {
   if (access(folder.c_str(), W_OK) != 0)
     throw_input_error(name, "", "output folder '" + folder.string() + "' is not writable");
   if (fs::exists(final_path, error)) {
-    if (fs::is_directory(final_path, error))
-      throw_input_error(name, "", "output path is a folder");
+    if (fs::is_directory(final_path, error)) throw_input_error(name, "", "output path is a folder");
     if (!force) throw_input_error(name, "", "output exists (use --force to overwrite)");
   }
 }
@@ -92,12 +91,20 @@ void AtomicOutput::abandon() {
   unregister_pending(temp_path_.string());
 }
 
+void start_writeback(const std::filesystem::path& path) {
+  const int fd = open(path.c_str(), O_RDONLY);
+  if (fd < 0) return;
+  sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+  close(fd);
+}
+
 void AtomicOutput::commit() {
   const int fd = open(temp_path_.c_str(), O_RDONLY);
   if (fd < 0) throw_run_failure(final_path_.string(), "temporary output vanished before commit");
   const bool synced = fsync(fd) == 0;
   close(fd);
-  if (!synced) throw_run_failure(final_path_.string(), std::string("fsync failed: ") + std::strerror(errno));
+  if (!synced)
+    throw_run_failure(final_path_.string(), std::string("fsync failed: ") + std::strerror(errno));
   if (std::rename(temp_path_.c_str(), final_path_.c_str()) != 0)
     throw_run_failure(final_path_.string(), std::string("rename failed: ") + std::strerror(errno));
   unregister_pending(temp_path_.string());

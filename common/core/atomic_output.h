@@ -30,6 +30,11 @@ class AtomicOutput {
   bool committed_ = false;
 };
 
+// Asks the kernel to start writing a file's pages written so far to the disk (Linux
+// sync_file_range), without waiting: a large output written in parts then finds less for
+// commit's fsync to wait for. Only a hint: failures are ignored (fsync reports real ones).
+void start_writeback(const std::filesystem::path& path);
+
 // Checks an output path without creating anything (used to validate all outputs before a
 // long run starts). Throws InputError as AtomicOutput's constructor would.
 void check_output_path(const std::filesystem::path& final_path, bool force);

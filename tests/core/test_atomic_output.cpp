@@ -1,8 +1,8 @@
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 #include "core/atomic_output.h"
 #include "core/errors.h"
@@ -13,7 +13,8 @@ using starlens::InputError;
 
 namespace {
 fs::path fresh_folder(const std::string& name) {
-  const fs::path folder = fs::temp_directory_path() / ("starlens_test_" + name + "_" + std::to_string(::getpid()));
+  const fs::path folder =
+      fs::temp_directory_path() / ("starlens_test_" + name + "_" + std::to_string(::getpid()));
   fs::remove_all(folder);
   fs::create_directories(folder);
   return folder;
@@ -56,5 +57,22 @@ TEST_CASE("existing outputs need force; missing folders are bad input") {
   CHECK_NOTHROW(AtomicOutput(target, true));
   CHECK_THROWS_WITH_AS(AtomicOutput(folder / "missing" / "x.png", true),
                        doctest::Contains("does not exist"), InputError);
+  fs::remove_all(folder);
+}
+
+TEST_CASE("start_writeback is a hint: a written file keeps its bytes, a missing one is no error") {
+  const auto folder = fresh_folder("writeback");
+  const auto target = folder / "out.bin";
+  {
+    AtomicOutput output(target, false);
+    std::ofstream(output.temp_path()) << "partly written";
+    starlens::start_writeback(output.temp_path());
+    std::ofstream(output.temp_path(), std::ios::app) << ", then finished";
+    output.commit();
+  }
+  std::ifstream in(target);
+  const std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(content == "partly written, then finished");
+  CHECK_NOTHROW(starlens::start_writeback(folder / "missing.bin"));
   fs::remove_all(folder);
 }

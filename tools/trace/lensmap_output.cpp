@@ -4,6 +4,7 @@
 #include <limits>
 #include <vector>
 
+#include "core/atomic_output.h"
 #include "ordered_parallel.h"
 
 namespace starlens {
@@ -14,8 +15,12 @@ constexpr std::uint64_t kRowsPerBlock = 1 << 16;  // one HDF5 chunk per write, a
 // them while HDF5 writes), and buffers far smaller than the refinement's peak memory.
 constexpr std::uint64_t kRowsPerGather = 4 * kRowsPerBlock;
 
+// The file's pages are handed to the disk as they are written (start_writeback), so that the
+// fsync at the end waits for the last part only: the disk here took 0.1-0.6 s for the 230 MB
+// of the benchmark's map.
 void write_vertices(LensmapWriter& writer, const RefinedMesh& mesh,
-                    const std::vector<std::uint32_t>& renumbered, std::uint64_t used) {
+                    const std::vector<std::uint32_t>& renumbered, std::uint64_t used,
+                    const std::filesystem::path& path) {
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
   std::vector<double> xy, dir, g;
   std::vector<std::uint8_t> status;
@@ -43,12 +48,14 @@ void write_vertices(LensmapWriter& writer, const RefinedMesh& mesh,
     for (std::uint64_t at = 0; at < rows; at += kRowsPerBlock)
       writer.write_vertices(first + at, std::min(rows - at, kRowsPerBlock), &xy[2 * at],
                             &dir[3 * at], &g[at], &status[at]);
+    start_writeback(path);
     source = end;
   }
 }
 
 void write_triangles(LensmapWriter& writer, const RefinedMesh& mesh,
-                     const std::vector<std::uint32_t>& renumbered) {
+                     const std::vector<std::uint32_t>& renumbered,
+                     const std::filesystem::path& path) {
   std::vector<std::uint32_t> v;
   std::vector<double> mu;
   std::vector<std::int8_t> parity;
@@ -67,6 +74,7 @@ void write_triangles(LensmapWriter& writer, const RefinedMesh& mesh,
     for (std::uint64_t at = 0; at < rows; at += kRowsPerBlock)
       writer.write_triangles(first + at, std::min(rows - at, kRowsPerBlock), &v[3 * at], &mu[at],
                              &parity[at], &depth[at]);
+    start_writeback(path);
   }
 }
 
@@ -81,8 +89,8 @@ void write_refined_mesh(const std::filesystem::path& path, const std::string& di
     renumbered[v] = mesh.used[v];
   const std::uint32_t used = exclusive_scan_in_parallel(renumbered);
   LensmapWriter writer(path, display_path, used, mesh.kept.size());
-  write_vertices(writer, mesh, renumbered, used);
-  write_triangles(writer, mesh, renumbered);
+  write_vertices(writer, mesh, renumbered, used, path);
+  write_triangles(writer, mesh, renumbered, path);
   writer.finish(attributes);
 }
 
