@@ -1,5 +1,7 @@
 #include "trace_run.h"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -138,7 +140,10 @@ int run_trace(const TraceOptions& options, int argc, char** argv) {
   record_azimuth_series(manifest, *spacetime);
   const std::int64_t kept_triangles = static_cast<std::int64_t>(mesh.kept.size());
   const std::int64_t shadow_triangles = mesh.shadow_triangles;
+  // The mesh's memory back to the system now, while the hash runs, rather than when the
+  // process exits (the kernel's unmapping of ~1 GB took ~50 ms there, after everything else).
   mesh = RefinedMesh{};
+  malloc_trim(0);
   manifest.add_timings(times);
   manifest.add_output_hashed(options.output, "lensmap", size, sha256.get());
   manifest.write(options.output, options.common.force);
