@@ -134,8 +134,8 @@ void BisectionMesh::create_midpoints(const std::vector<std::int32_t>& leaves) {
   rank_.resize(triangles_.size(), -1);
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < count; ++i) rank_[leaves[i]] = static_cast<std::int32_t>(i);
-  std::vector<std::uint8_t> edges(leaves.size());
-  std::vector<std::uint32_t> first(leaves.size());  // new vertices per leaf, then their offset
+  FillVector<std::uint8_t> edges(leaves.size());   // both written in full below
+  FillVector<std::uint32_t> first(leaves.size());  // new vertices per leaf, then their offset
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < count; ++i) {
     prefetch_ahead(

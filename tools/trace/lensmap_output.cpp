@@ -19,11 +19,11 @@ constexpr std::uint64_t kRowsPerGather = 4 * kRowsPerBlock;
 // fsync at the end waits for the last part only: the disk here took 0.1-0.6 s for the 230 MB
 // of the benchmark's map.
 void write_vertices(LensmapWriter& writer, const RefinedMesh& mesh,
-                    const std::vector<std::uint32_t>& renumbered, std::uint64_t used,
+                    const FillVector<std::uint32_t>& renumbered, std::uint64_t used,
                     const std::filesystem::path& path) {
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-  std::vector<double> xy, dir, g;
-  std::vector<std::uint8_t> status;
+  FillVector<double> xy, dir, g;  // every row written by the gather
+  FillVector<std::uint8_t> status;
   std::size_t source = 0;  // the first vertex not yet written
   for (std::uint64_t first = 0; first < used; first += kRowsPerGather) {
     const std::uint64_t rows = std::min<std::uint64_t>(used - first, kRowsPerGather);
@@ -54,12 +54,12 @@ void write_vertices(LensmapWriter& writer, const RefinedMesh& mesh,
 }
 
 void write_triangles(LensmapWriter& writer, const RefinedMesh& mesh,
-                     const std::vector<std::uint32_t>& renumbered,
+                     const FillVector<std::uint32_t>& renumbered,
                      const std::filesystem::path& path) {
-  std::vector<std::uint32_t> v;
-  std::vector<double> mu;
-  std::vector<std::int8_t> parity;
-  std::vector<std::uint8_t> depth;
+  FillVector<std::uint32_t> v;  // every row written by the gather
+  FillVector<double> mu;
+  FillVector<std::int8_t> parity;
+  FillVector<std::uint8_t> depth;
   for (std::uint64_t first = 0; first < mesh.kept.size(); first += kRowsPerGather) {
     const std::uint64_t rows = std::min<std::uint64_t>(mesh.kept.size() - first, kRowsPerGather);
     v.resize(3 * rows), mu.resize(rows), parity.resize(rows), depth.resize(rows);
@@ -83,7 +83,7 @@ void write_triangles(LensmapWriter& writer, const RefinedMesh& mesh,
 void write_refined_mesh(const std::filesystem::path& path, const std::string& display_path,
                         const LensmapAttributes& attributes, const RefinedMesh& mesh) {
   // New numbers of the used vertices: how many used ones come before.
-  std::vector<std::uint32_t> renumbered(mesh.points.size());
+  FillVector<std::uint32_t> renumbered(mesh.points.size());
 #pragma omp parallel for schedule(static)
   for (std::int64_t v = 0; v < static_cast<std::int64_t>(mesh.points.size()); ++v)
     renumbered[v] = mesh.used[v];

@@ -362,7 +362,10 @@ RefinedMesh MeshRefiner::run() {
 
 RefinedMesh MeshRefiner::collect() {
   RefinedMesh result;
-  result.used.assign(mesh_.vertex_count(), 0);
+  result.used.resize(mesh_.vertex_count());
+  const auto vertex_count = static_cast<std::int64_t>(result.used.size());
+#pragma omp parallel for schedule(static)
+  for (std::int64_t v = 0; v < vertex_count; ++v) result.used[v] = 0;
   result.passes = passes_;
   result.dropped_early = dropped_early_;
   result.kept_by_depth.assign(parameters_.max_depth + 1, 0);

@@ -12,6 +12,7 @@
 
 #include "bisection_mesh.h"
 #include "block_vector.h"
+#include "fill_vector.h"
 #include "lensmap/camera.h"
 #include "spacetime/spacetime.h"
 
@@ -63,8 +64,8 @@ struct KeptTriangle {
 struct RefinedMesh {
   BlockVector<PixelPoint> points;  // every vertex created, pixels
   BlockVector<StoredRay> rays;     // its traced ray
-  std::vector<std::uint8_t> used;  // 1 where a final (kept, shadow or dropped) triangle uses it
-  std::vector<KeptTriangle> kept;
+  FillVector<std::uint8_t> used;   // 1 where a final (kept, shadow or dropped) triangle uses it
+  FillVector<KeptTriangle> kept;
   std::int64_t shadow_triangles = 0;
   std::array<std::int64_t, kDropReasonCount> dropped{};
   // Image-plane areas (pixels^2, of the mesh's cells: at the right and bottom edges they may

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "fill_vector.h"
+
 namespace starlens {
 
 // The contiguous share [first, end) of n items for thread `id` of `threads`.
@@ -14,9 +16,10 @@ inline std::pair<std::int64_t, std::int64_t> thread_range(std::int64_t n, int id
   return {n * id / threads, n * (id + 1) / threads};
 }
 
-// Replaces `values` by their exclusive prefix sums; returns the total.
-template <typename T>
-T exclusive_scan_in_parallel(std::vector<T>& values) {
+// Replaces `values` (a vector) by their exclusive prefix sums; returns the total.
+template <typename Values>
+typename Values::value_type exclusive_scan_in_parallel(Values& values) {
+  using T = typename Values::value_type;
   const auto n = static_cast<std::int64_t>(values.size());
   std::vector<T> offsets(omp_get_max_threads() + 1, T{0});
   int used_threads = 1;
@@ -43,12 +46,12 @@ T exclusive_scan_in_parallel(std::vector<T>& values) {
   return offsets[used_threads];
 }
 
-// value(i) for the i in [0, n) where keep(i) holds, in order of i, into `output`.
-template <typename T, typename Keep, typename Value>
-void select_in_parallel(std::int64_t n, const Keep& keep, const Value& value,
-                        std::vector<T>& output) {
+// value(i) for the i in [0, n) where keep(i) holds, in order of i, into `output` (a vector;
+// a FillVector is resized without being zeroed first, on one thread, and filled by all).
+template <typename Output, typename Keep, typename Value>
+void select_in_parallel(std::int64_t n, const Keep& keep, const Value& value, Output& output) {
   std::vector<std::int64_t> offsets(omp_get_max_threads() + 1, 0);
-  std::vector<std::uint8_t> kept(n);
+  FillVector<std::uint8_t> kept(n);
 #pragma omp parallel
   {
     const int id = omp_get_thread_num(), threads = omp_get_num_threads();
