@@ -7,6 +7,16 @@
 namespace starlens::h5 {
 namespace {
 
+// HDF5 closes what is still open from an exit handler of its own; after a write failed (a full
+// disk), the file's close fails and that handler crashed the process (segmentation fault in
+// H5F__close_cb) after the tool had reported the error. Every file here is closed by its
+// Handle, so the handler is not installed (H5dont_atexit must precede the library's start:
+// this runs before main).
+const bool kNoExitHandler = [] {
+  H5dont_atexit();
+  return true;
+}();
+
 void silence_hdf5_errors() {
   static const bool silenced = [] {
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);

@@ -153,6 +153,17 @@ run 2 synth --count 0 -o z.h5 --quiet
 stderr_has "--count"
 run 2 synth --count 10 --quiet
 stderr_has "exactly one"
+# A full disk while the store is written: a file size limit (SIGXFSZ ignored, so that writes
+# past it fail with EFBIG as on a full disk). Exit 1 with one line, nothing left. (Before HDF5's
+# exit handler was turned off, the failed file's close crashed the process after the message.)
+sh -c 'trap "" XFSZ; ulimit -f 400; exec "$@"' sh "$tool" synth --count 100000 --seed 3 \
+  -o full.h5 --quiet >out.txt 2>err.txt
+status=$?
+[ "$status" -eq 1 ] || fail "full disk: exit $status, expected 1: $(head -c 300 err.txt)"
+stderr_has "cannot write"
+one_line_stderr
+ls full.h5* >/dev/null 2>&1 && fail "a failed write left $(ls full.h5*)"
+no_leftovers
 # synth -> psc_*.gz -> ingest: every star comes back unless its J is an upper limit.
 mkdir psc
 run 0 synth --count 30000 --seed 3 --psc-dir psc --psc-files 3 --quiet

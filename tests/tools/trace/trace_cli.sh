@@ -113,6 +113,14 @@ else
 fi
 [ -e bad.h5 ] && fail "a refused run left bad.h5"
 
+# A full disk while the map is written: a file size limit (SIGXFSZ ignored, so that writes past
+# it fail with EFBIG as on a full disk) stops the write in the first dataset. Exit 1 with one
+# line, and nothing left: no map, no temporary, no manifest. (Before HDF5's exit handler was
+# turned off, the failed file's close crashed the process after the message.)
+expect 1 "cannot write dataset" sh -c 'trap "" XFSZ; ulimit -f 200; exec "$@"' sh "$trace" \
+  "${small[@]}" -o full.h5
+ls full.h5* >/dev/null 2>&1 && fail "a failed write left $(ls full.h5*)"
+
 # Bad input files for inspect.
 expect 2 "no such file" "$trace" inspect missing.h5
 echo "not a map" >text.h5
