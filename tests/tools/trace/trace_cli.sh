@@ -116,9 +116,13 @@ fi
 # A full disk while the map is written: a file size limit (SIGXFSZ ignored, so that writes past
 # it fail with EFBIG as on a full disk) stops the write in the first dataset. Exit 1 with one
 # line, and nothing left: no map, no temporary, no manifest. (Before HDF5's exit handler was
-# turned off, the failed file's close crashed the process after the message.)
-expect 1 "cannot write dataset" sh -c 'trap "" XFSZ; ulimit -f 200; exec "$@"' sh "$trace" \
-  "${small[@]}" -o full.h5
+# turned off, the failed file's close crashed the process after the message.) HDF5 loses the
+# failed chunk's 1.5 MB buffer on its error path, which the sanitizer build's leak check would
+# report: it is off for this one run.
+no_leak_check="detect_leaks=0"
+[ -n "${ASAN_OPTIONS:-}" ] && no_leak_check="$ASAN_OPTIONS:detect_leaks=0"
+expect 1 "cannot write dataset" env ASAN_OPTIONS="$no_leak_check" \
+  sh -c 'trap "" XFSZ; ulimit -f 200; exec "$@"' sh "$trace" "${small[@]}" -o full.h5
 ls full.h5* >/dev/null 2>&1 && fail "a failed write left $(ls full.h5*)"
 
 # Bad input files for inspect.
