@@ -151,7 +151,7 @@ void BisectionMesh::create_midpoints(const std::vector<std::int32_t>& leaves) {
   const std::uint64_t total = exclusive_scan_in_parallel(first);
   if (base + total > UINT32_MAX)
     throw std::length_error("mesh has more vertices than uint32 indices");
-  points_.resize(base + total);
+  points_.resize_for_overwrite(base + total);  // every new point is placed below
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < count; ++i) {
     prefetch_ahead(
@@ -222,12 +222,6 @@ void BisectionMesh::reserve(std::size_t more_triangles) {
   triangles_.reserve(triangles_.size() + more_triangles);
   // At most one new vertex per new triangle pair, but most pairs' midpoint exists already.
   points_.reserve(points_.size() + more_triangles / 2);
-}
-
-void BisectionMesh::clear_fresh(const std::vector<std::int32_t>& slots) {
-  const auto count = static_cast<std::int64_t>(slots.size());
-#pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < count; ++i) triangles_[slots[i]].fresh = false;
 }
 
 }  // namespace starlens

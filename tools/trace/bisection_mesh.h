@@ -46,8 +46,6 @@ class BisectionMesh {
   const BlockVector<MeshTriangle>& triangles() const { return triangles_; }
   // True once for each new triangle in slot t (a slot refilled twice counts once).
   bool take_fresh(std::int32_t t) { return std::exchange(triangles_[t].fresh, false); }
-  // take_fresh for each listed slot, in parallel (slots as split lists them: all fresh).
-  void clear_fresh(const std::vector<std::int32_t>& slots);
   // Hands the vertex positions over (the mesh is not used afterwards).
   BlockVector<PixelPoint> release_points() { return std::move(points_); }
   const MeshTriangle& triangle(std::int32_t t) const { return triangles_[t]; }
@@ -62,7 +60,7 @@ class BisectionMesh {
   // Splits t (and the neighbour across its hypotenuse, and coarser neighbours first as
   // conformity requires). A split triangle's slot is reused for its first child, so every
   // triangle in the mesh is a leaf; a slot given a new triangle is appended to `created` when
-  // it becomes fresh (a slot refilled again before take_fresh or clear_fresh is not repeated).
+  // it becomes fresh (a slot refilled again before take_fresh is not repeated).
   void split(std::int32_t t, std::vector<std::int32_t>& created);
   // Prepares room (memory first touched on all threads) for this many more triangles, ahead
   // of a run of splits.

@@ -44,6 +44,14 @@ class BlockVector {
 #pragma omp parallel for schedule(static)
     for (std::ptrdiff_t i = first; i < end; ++i) new (&(*this)[i]) T();
   }
+  // Grows to `size` leaving the new elements for the caller to write, every one, before any is
+  // read: their memory is then first touched where they are written (the parallel loops that
+  // fill them), not in a zeroing pass of its own.
+  void resize_for_overwrite(std::size_t size) {
+    static_assert(std::is_trivially_copyable_v<T>, "elements are made by assignment");
+    while (blocks_.size() * kBlock < size) blocks_.emplace_back(allocate_block());
+    size_ = size;
+  }
   // Allocates and first-touches (on all threads) the memory of elements up to `capacity`
   // without adding them: growth one element at a time in serial code (the mesh's splits)
   // then finds its pages already mapped instead of faulting on each.

@@ -92,7 +92,7 @@ void MeshRefiner::trace_new_vertices() {
   const auto first = static_cast<std::int64_t>(rays_.size());
   const auto count = static_cast<std::int64_t>(mesh_.vertex_count());
   if (first == count) return;
-  rays_.resize(count);
+  rays_.resize_for_overwrite(count);  // each new ray is written below
 #pragma omp parallel for schedule(dynamic, 1024)
   for (std::int64_t v = first; v < count; ++v)
     rays_[v] = StoredRay(spacetime_.trace(camera_direction(v)));
@@ -288,16 +288,18 @@ RefinedMesh MeshRefiner::run() {
   while (!pending.empty()) {
     ++passes_;
     trace_new_vertices();  // vertices made by the last pass's splits
-    evaluations_.resize(mesh_.triangles().size());
+    // The new slots are all pending: the sweep below writes their evaluations.
+    evaluations_.resize_for_overwrite(mesh_.triangles().size());
     const auto count = static_cast<std::int64_t>(pending.size());
 #pragma omp parallel for schedule(dynamic, 4096)
     for (std::int64_t i = 0; i < count; ++i) {
       prefetch_ahead(
-          i, count, [&](std::int64_t j) { prefetch(mesh_.triangle(pending[j])); },
+          i, count, [&](std::int64_t j) { prefetch_for_write(mesh_.triangle(pending[j])); },
           [&](std::int64_t j) {
             prefetch_for_write(evaluations_[pending[j]]);
             prefetch_points(pending[j], false);
           });
+      mesh_.take_fresh(pending[i]);  // (each new triangle is pending exactly once)
       evaluations_[pending[i]] = Evaluation{};
       check_vertices(pending[i], measure(pending[i]));
     }
@@ -352,7 +354,6 @@ RefinedMesh MeshRefiner::run() {
         visits);
     split_in_order(visits, created);
     pending.swap(created);  // each new triangle once, in order of creation
-    mesh_.clear_fresh(pending);
   }
   // The pass lists' memory back before collect's arrays (the run's peak) are made.
   for (auto* list : {&pending, &candidates, &created, &visits})

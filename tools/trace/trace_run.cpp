@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <future>
 #include <iostream>
+#include <limits>
 #include <memory>
 
 #include "core/atomic_output.h"
@@ -50,7 +51,24 @@ void record_parameters(Manifest& manifest, const TraceSetup& setup, int threads)
 
 void record_counts(Manifest& manifest, const RefinedMesh& mesh) {
   auto& c = manifest.counts();
-  c["vertices"] = std::count(mesh.used.begin(), mesh.used.end(), 1);
+  // Sums and extremes over millions of entries, on all threads (on one they took ~20 ms, in
+  // the part of the run that only waits for the output's hash otherwise).
+  std::int64_t vertices = 0, mirrored = 0;
+  double mu_min = std::numeric_limits<double>::infinity(), mu_max = -mu_min;
+  const auto vertex_slots = static_cast<std::int64_t>(mesh.used.size());
+  const auto kept = static_cast<std::int64_t>(mesh.kept.size());
+#pragma omp parallel
+  {
+#pragma omp for reduction(+ : vertices) nowait
+    for (std::int64_t v = 0; v < vertex_slots; ++v) vertices += mesh.used[v];
+#pragma omp for reduction(+ : mirrored) reduction(min : mu_min) reduction(max : mu_max)
+    for (std::int64_t t = 0; t < kept; ++t) {
+      mirrored += mesh.kept[t].parity < 0;
+      mu_min = std::min(mu_min, mesh.kept[t].mu);
+      mu_max = std::max(mu_max, mesh.kept[t].mu);
+    }
+  }
+  c["vertices"] = vertices;
   c["triangles"] = mesh.kept.size();
   c["traced_rays"] = mesh.rays.size();
   c["passes"] = mesh.passes;
@@ -62,14 +80,10 @@ void record_counts(Manifest& manifest, const RefinedMesh& mesh) {
   }
   c["shadow_area_px2"] = mesh.shadow_area;
   c["kept_triangles_by_depth"] = mesh.kept_by_depth;
-  c["mirrored_triangles"] = std::count_if(mesh.kept.begin(), mesh.kept.end(),
-                                          [](const KeptTriangle& t) { return t.parity < 0; });
-  if (!mesh.kept.empty()) {
-    const auto [low, high] = std::minmax_element(
-        mesh.kept.begin(), mesh.kept.end(),
-        [](const KeptTriangle& a, const KeptTriangle& b) { return a.mu < b.mu; });
-    c["mu_min"] = low->mu;
-    c["mu_max"] = high->mu;
+  c["mirrored_triangles"] = mirrored;
+  if (kept > 0) {
+    c["mu_min"] = mu_min;
+    c["mu_max"] = mu_max;
   }
 }
 
