@@ -34,7 +34,7 @@ class BlockVector {
   // initialised by all threads: that first touch of the memory (page faults, zeroing) would
   // otherwise be serial work in the middle of the parallel passes.
   void resize(std::size_t size) {
-    while (blocks_.size() * kBlock < size) blocks_.emplace_back(allocate_block());
+    allocate_up_to(size);
     const auto first = static_cast<std::ptrdiff_t>(size_), end = static_cast<std::ptrdiff_t>(size);
     size_ = size;
     if (end - first < static_cast<std::ptrdiff_t>(kBlock)) {
@@ -49,14 +49,14 @@ class BlockVector {
   // fill them), not in a zeroing pass of its own.
   void resize_for_overwrite(std::size_t size) {
     static_assert(std::is_trivially_copyable_v<T>, "elements are made by assignment");
-    while (blocks_.size() * kBlock < size) blocks_.emplace_back(allocate_block());
+    allocate_up_to(size);
     size_ = size;
   }
   // Allocates and first-touches (on all threads) the memory of elements up to `capacity`
   // without adding them: growth one element at a time in serial code (the mesh's splits)
   // then finds its pages already mapped instead of faulting on each.
   void reserve(std::size_t capacity) {
-    while (blocks_.size() * kBlock < capacity) blocks_.emplace_back(allocate_block());
+    allocate_up_to(capacity);
     const auto first = static_cast<std::ptrdiff_t>(size_),
                end = static_cast<std::ptrdiff_t>(capacity);
     if (end - first < static_cast<std::ptrdiff_t>(kBlock)) return;
@@ -72,8 +72,10 @@ class BlockVector {
   // Blocks start on a cache line (operator new gives 16 bytes): a 32-byte ray then never
   // straddles two lines, and a 40-byte triangle straddles no more of them than it must.
   static constexpr std::align_val_t kAlignment{64};
-  static T* allocate_block() {
-    return static_cast<T*>(::operator new(kBlock * sizeof(T), kAlignment));
+  // Blocks for the elements below `size` (none freed, none moved).
+  void allocate_up_to(std::size_t size) {
+    while (blocks_.size() * kBlock < size)
+      blocks_.emplace_back(static_cast<T*>(::operator new(kBlock * sizeof(T), kAlignment)));
   }
   struct FreeBlock {
     void operator()(T* block) const { ::operator delete(block, kAlignment); }
