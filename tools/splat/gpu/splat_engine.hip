@@ -177,27 +177,28 @@ struct SplatEngine::State {
     const std::span<const StarEvent> events(slot.staged.data(), count);
     const std::uint64_t capacity = tiles.view.reference_capacity;
     const std::uint64_t per_event = tile_reference_bound(1, summary.max_cached_support, tile);
-    // Rounds of consecutive events whose tile references fit the scratch: as many events as
-    // the bound per event allows (counting each event's references on the host instead took
-    // 2.7 s a batch of 4 Mi events), or, should one event's bound exceed the scratch, as many
-    // as their exact counts allow.
+    // Rounds of consecutive events whose tile references fit the scratch: as many events as the
+    // bound per event allows (counting each event's references on the host instead took 2.7 s
+    // a batch of 4 Mi events); only where one event's bound exceeds the scratch (a tiny frame
+    // with forced small scratch), as many as their exact counts allow, and at least one.
     const std::uint64_t events_per_round = capacity / per_event;
+    const auto round_end = [&](std::uint32_t first) -> std::uint32_t {
+      if (events_per_round > 0)
+        return std::uint32_t(std::min<std::uint64_t>(count, first + events_per_round));
+      std::uint32_t last = first;
+      for (std::uint64_t references = 0; last < count; ++last) {
+        const StarEvent& event = events[last];
+        references += summariser->is_direct(event)
+                          ? 0
+                          : count_tile_references(events.subspan(last, 1), constants.width,
+                                                  constants.height, tile);
+        if (references > capacity) break;
+      }
+      return std::max(last, first + 1);
+    };
     std::uint32_t first = 0;
     while (first < count) {
-      std::uint32_t last = std::uint32_t(std::min<std::uint64_t>(count, first + events_per_round));
-      std::uint64_t references = 0;
-      while (last < count && events_per_round == 0) {
-        const StarEvent& event = events[last];
-        const std::uint64_t more =
-            summariser->is_direct(event)
-                ? 0
-                : count_tile_references(events.subspan(last, 1), constants.width, constants.height,
-                                        tile);
-        if (references + more > capacity) break;
-        references += more;
-        ++last;
-      }
-      if (last == first) ++last;  // cannot happen: the capacity holds every tile of the frame
+      const std::uint32_t last = round_end(first);
       ++slot.rounds;
       const PreparedEvent* round_events = prepared.data() + first;
       launch_tile_binning(cached_boxes.data() + first, last - first, tiles.view, compute());
