@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <chrono>
 #include <cmath>
 
 #include "bisection_mesh.h"
@@ -86,6 +87,7 @@ class MeshRefiner {
   BlockVector<Evaluation> evaluations_;
   std::int64_t passes_ = 0;
   std::int64_t dropped_early_ = 0;
+  PhaseTimes phases_;
 };
 
 void MeshRefiner::trace_new_vertices() {
@@ -283,12 +285,20 @@ void MeshRefiner::check_midpoints(std::int32_t t) {
 }
 
 RefinedMesh MeshRefiner::run() {
+  // Wall time of each step, summed over the passes, for the manifest (refine_* in timings_s):
+  // end_step(name) closes the step that began where the previous one ended.
+  auto step_start = std::chrono::steady_clock::now();
+  const auto end_step = [&](const char* name) {
+    phases_.add(name, seconds_since(step_start));
+    step_start = std::chrono::steady_clock::now();
+  };
   std::vector<std::int32_t> pending, candidates, created, visits;
   for (std::int32_t t = 0; t < static_cast<std::int32_t>(mesh_.triangles().size()); ++t)
     if (mesh_.take_fresh(t)) pending.push_back(t);
   while (!pending.empty()) {
     ++passes_;
     trace_new_vertices();  // vertices made by the last pass's splits
+    end_step("refine_split_vertex_rays");
     // The new slots are all pending: the sweep below writes their evaluations.
     evaluations_.resize_for_overwrite(mesh_.triangles().size());
     const auto count = static_cast<std::int64_t>(pending.size());
@@ -324,8 +334,11 @@ RefinedMesh MeshRefiner::run() {
           return evaluations_[pending[i]].verdict == Verdict::pending;
         },
         [&](std::int64_t i) { return pending[i]; }, candidates);
+    end_step("refine_evaluate");
     mesh_.create_midpoints(candidates);
+    end_step("refine_midpoints");
     trace_new_vertices();
+    end_step("refine_midpoint_rays");
     const auto candidate_count = static_cast<std::int64_t>(candidates.size());
 #pragma omp parallel for schedule(dynamic, 4096)
     for (std::int64_t i = 0; i < candidate_count; ++i) {
@@ -353,13 +366,18 @@ RefinedMesh MeshRefiner::run() {
           return evaluations_[pending[i]].verdict == Verdict::split ? pending[i] : ~pending[i];
         },
         visits);
+    end_step("refine_midpoint_checks");
     split_in_order(visits, created);
     pending.swap(created);  // each new triangle once, in order of creation
+    end_step("refine_splits");
   }
   // The pass lists' memory back before collect's arrays (the run's peak) are made.
   for (auto* list : {&pending, &candidates, &created, &visits})
     std::vector<std::int32_t>().swap(*list);
-  return collect();
+  RefinedMesh result = collect();
+  end_step("refine_collect");
+  result.phases = phases_;
+  return result;
 }
 
 RefinedMesh MeshRefiner::collect() {

@@ -12,6 +12,7 @@
 
 #include "bisection_mesh.h"
 #include "block_vector.h"
+#include "core/stopwatch.h"
 #include "fill_vector.h"
 #include "lensmap/camera.h"
 #include "spacetime/spacetime.h"
@@ -74,6 +75,10 @@ struct RefinedMesh {
   double shadow_area = 0;
   std::vector<std::int64_t> kept_by_depth;  // histogram, index = depth
   std::int64_t passes = 0;
+  // Wall time of the refinement's steps (refine_split_vertex_rays, refine_evaluate,
+  // refine_midpoints, refine_midpoint_rays, refine_midpoint_checks, refine_splits,
+  // refine_collect), summed over the passes.
+  PhaseTimes phases;
   // Of the dropped: those given up before the maximum depth as futile (see kFutileMargin).
   std::int64_t dropped_early = 0;
 };

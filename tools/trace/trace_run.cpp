@@ -128,6 +128,7 @@ int run_trace(const TraceOptions& options, int argc, char** argv) {
                             [&](std::uint64_t rays) { progress.advance(rays); });
     progress.finish();
   }
+  for (const auto& [step, seconds] : mesh.phases.all()) times.add(step, seconds);
   LensmapAttributes attributes = setup.attributes;
   attributes.shadow_triangles = mesh.shadow_triangles;
   for (int r = 0; r < kDropReasonCount; ++r)
