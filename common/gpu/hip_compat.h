@@ -18,8 +18,13 @@ __device__ inline unsigned lane_broadcast(unsigned value, int source) {
   return __shfl(value, source, 32);
 }
 
-// A hint to fetch a line into the first-level cache; no portable equivalent here.
-__device__ inline void prefetch_to_l1(const void*) {}
+// Copies of 16 bytes from global into shared memory that complete by the next
+// wait_copies_but_last(): asynchronous on NVIDIA (cp.async); here plain copies, complete at once.
+__device__ inline void copy_to_shared_async(void* shared_destination, const void* source) {
+  *static_cast<uint4*>(shared_destination) = *static_cast<const uint4*>(source);
+}
+__device__ inline void commit_copies() {}
+__device__ inline void wait_copies_but_last() {}
 
 // atomicAdd(counter, 1) for the calling lane; returns its slot. (Debian's HIP has no
 // __match_any, so lanes on the same counter are not combined as on NVIDIA.)
@@ -56,9 +61,22 @@ __device__ inline unsigned aggregated_increment(unsigned* counter) {
   return base + unsigned(__popc(same & ((1u << lane) - 1)));
 }
 
-// Starts fetching the line holding `address` into L1 without waiting for it.
-__device__ inline void prefetch_to_l1(const void* address) {
-  asm volatile("prefetch.global.L1 [%0];" : : "l"(address));
+// Asynchronous copies of 16 bytes from global into shared memory (cp.async, sm_80 and later;
+// no registers held while they fly), grouped by commit_copies(); wait_copies_but_last()
+// waits for the calling thread's groups but the last committed. Other lanes' copies are
+// visible after a sync_lane_group() that follows their wait.
+__device__ inline void copy_to_shared_async(void* shared_destination, const void* source) {
+  const unsigned destination = unsigned(__cvta_generic_to_shared(shared_destination));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;"
+               :
+               : "r"(destination), "l"(source)
+               : "memory");
+}
+__device__ inline void commit_copies() {
+  asm volatile("cp.async.commit_group;" : : : "memory");
+}
+__device__ inline void wait_copies_but_last() {
+  asm volatile("cp.async.wait_group 1;" : : : "memory");
 }
 
 // Types and constants.

@@ -17,15 +17,66 @@ constexpr std::uint32_t kTilePixels = kTile * kTile;
 constexpr std::uint32_t kWarps = 4;  // 4 warp copies of a 16 x 16 RGB tile: 24 KiB shared
 constexpr std::uint32_t kScatterBlock = kWarps * 32;
 constexpr std::uint32_t kPixelsPerThread = kTilePixels / kScatterBlock;
-constexpr std::uint32_t kGroup = 8;  // references a warp takes at a time
+constexpr std::uint32_t kGroup = 4;  // references a warp stages at a time
+constexpr std::uint32_t kChunksPerEvent = sizeof(CachedEvent) / sizeof(uint4);
+static_assert(sizeof(CachedEvent) % sizeof(uint4) == 0 && kGroup * kChunksPerEvent == 32);
 constexpr std::uint32_t kNoReference = ~0u;
+
+// Where a tile pixel's sums sit in a warp's copy: row r's columns rotated by 11 r. A warp walks
+// an event's box row by row, so a half-warp's 16 lanes span two or three rows of a few
+// columns each; unrotated, rows share their banks (one 8-byte bank pair per column), and a
+// half-warp's access took 2.4 times the ideal number of shared-memory passes (ncu). 11
+// spreads the rows of the benchmark's boxes best (a model of the walk over its events).
+__device__ inline std::uint32_t copy_slot(std::uint32_t row, std::uint32_t column) {
+  return row * kTile + ((column + 11 * row) & (kTile - 1));
+}
+
+// Lane k copies chunk k of a group's records, the 128-byte CachedEvent prefixes of its 4
+// references (lane k % kGroup holds reference k % kGroup of the group), into `staged`.
+__device__ inline void stage_group(const PreparedEvent* events, std::uint32_t references,
+                                   CachedEvent* staged, std::uint32_t lane) {
+  const std::uint32_t record = lane / kChunksPerEvent, chunk = lane % kChunksPerEvent;
+  const std::uint32_t reference = lane_broadcast(references, int(record));
+  if (reference != kNoReference)
+    copy_to_shared_async(
+        reinterpret_cast<uint4*>(staged + record) + chunk,
+        reinterpret_cast<const uint4*>(static_cast<const CachedEvent*>(events + reference)) +
+            chunk);
+  commit_copies();
+}
+
+// One event's pixels inside the tile, added into the warp's copy ([channel][slot]): the warp
+// walks the event's box inside the tile 32 pixels a step.
+__device__ inline std::uint32_t scatter_event(const CachedEvent e, std::int32_t tile_i,
+                                              std::int32_t tile_j, std::uint32_t lane,
+                                              const SplatConstants& constants,
+                                              double (&copy)[3][kTilePixels]) {
+  // The event's box inside the tile (never empty: binning put the event here).
+  const std::int32_t i0 = greater(e.box.i0, tile_i), i1 = lesser(e.box.i1, tile_i + 15);
+  const std::int32_t j0 = greater(e.box.j0, tile_j), j1 = lesser(e.box.j1, tile_j + 15);
+  if (i1 < i0 || j1 < j0) return 0;
+  std::uint32_t added = 0;
+  for (BoxWalk walk(i0, i1, j0, lane); walk.j <= j1; walk.advance()) {
+    double weight = 0;
+    if (!cached_pixel_weight(e, walk.i, walk.j, constants, weight)) continue;
+    const std::uint32_t slot =
+        copy_slot(std::uint32_t(walk.j - tile_j), std::uint32_t(walk.i - tile_i));
+    copy[0][slot] += e.flux_r * weight;
+    copy[1][slot] += e.flux_g * weight;
+    copy[2][slot] += e.flux_b * weight;
+    ++added;
+  }
+  return added;
+}
 
 __global__ void __launch_bounds__(kScatterBlock)
     scatter_accumulate_kernel(const PreparedEvent* events, TileBuffers buffers,
                               SplatConstants constants, double* frame,
                               unsigned long long* contributions) {
-  // [warp][channel][pixel]: consecutive lanes touch consecutive doubles of one channel.
+  // [warp][channel][slot]: consecutive lanes touch consecutive doubles of one channel.
   __shared__ double copies[kWarps][3][kTilePixels];
+  // Each warp's records, in two buffers: one summed while the other is filled.
+  __shared__ CachedEvent staged[kWarps][2][kGroup];
   const std::uint32_t warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const std::uint32_t work_count = buffers.totals->work;
   unsigned long long added = 0;
@@ -38,66 +89,47 @@ __global__ void __launch_bounds__(kScatterBlock)
       (&copies[0][0][0])[p] = 0;
     __syncthreads();
 
-    double* red = copies[warp][0];
-    double* green = copies[warp][1];
-    double* blue = copies[warp][2];
-    // Warp w takes the groups w, w + kWarps, ... of kGroup consecutive references. Each lane
-    // holds reference lane % kGroup of its group, and the next group's records are prefetched
-    // while this group is summed: a record (176 bytes, in HBM: a batch's records do not fit
-    // in L2) is otherwise a full memory latency that every reference waited for.
-    auto group_reference = [&](std::uint32_t group) {
+    // Warp w takes the groups w, w + kWarps, ... of kGroup consecutive references. The
+    // records of the next group are copied into shared memory while this one is summed, and
+    // the indices are read a group further ahead: no reference waits for memory (before,
+    // with the next records prefetched into L1, waits for records were a quarter of the
+    // kernel's stall samples: ncu).
+    auto group_references = [&](std::uint32_t group) {
       const std::uint32_t r = group * kGroup + lane % kGroup;
       return r < item.ref_count ? buffers.references[item.ref_begin + r] : kNoReference;
     };
-    auto prefetch_group = [&](std::uint32_t reference) {
-      if (reference == kNoReference) return;
-      const char* record = reinterpret_cast<const char*>(events + reference);
-      for (std::uint32_t sector = lane / kGroup; sector * 32 < sizeof(PreparedEvent);
-           sector += 32 / kGroup)
-        prefetch_to_l1(record + sector * 32);
-    };
-    std::uint32_t group = warp;
-    std::uint32_t current = group_reference(group);
-    prefetch_group(current);
+    std::uint32_t group = warp, buffer = 0;
+    stage_group(events, group_references(group), staged[warp][buffer], lane);
+    std::uint32_t ahead = group_references(group + kWarps);
     while (group * kGroup < item.ref_count) {
-      const std::uint32_t next_group = group + kWarps;
-      const std::uint32_t next = group_reference(next_group);
-      prefetch_group(next);
+      // The other buffer was last read by the previous group's events (each followed by a
+      // sync_lane_group), so it can be filled.
+      stage_group(events, ahead, staged[warp][buffer ^ 1], lane);
+      ahead = group_references(group + 2 * kWarps);
+      wait_copies_but_last();
+      sync_lane_group();  // every lane's copies of this group have landed
       const std::uint32_t count = lesser(kGroup, item.ref_count - group * kGroup);
       for (std::uint32_t k = 0; k < count; ++k) {
-        const PreparedEvent& record = events[lane_broadcast(current, int(k))];
-        const PixelBox box = record.box;
-        // The event's box inside the tile (never empty: binning put the event here).
-        const std::int32_t i0 = greater(box.i0, tile_i), i1 = lesser(box.i1, tile_i + 15);
-        const std::int32_t j0 = greater(box.j0, tile_j), j1 = lesser(box.j1, tile_j + 15);
-        if (i1 < i0 || j1 < j0) continue;
-        const CachedEventFields e = cached_fields(record);
-        for (BoxWalk walk(i0, i1, j0, lane); walk.j <= j1; walk.advance()) {
-          double weight = 0;
-          if (!cached_pixel_weight(e, walk.i, walk.j, constants, weight)) continue;
-          const std::uint32_t local =
-              std::uint32_t((walk.j - tile_j) * std::int32_t(kTile) + (walk.i - tile_i));
-          red[local] += e.flux_r * weight;
-          green[local] += e.flux_g * weight;
-          blue[local] += e.flux_b * weight;
-          ++added;
-        }
+        added +=
+            scatter_event(staged[warp][buffer][k], tile_i, tile_j, lane, constants, copies[warp]);
         sync_lane_group();  // the next event's lanes may touch the pixels this one's lanes did
       }
-      current = next;
-      group = next_group;
+      group += kWarps;
+      buffer ^= 1;
     }
     __syncthreads();
 
     for (std::uint32_t k = 0; k < kPixelsPerThread; ++k) {
       const std::uint32_t local = threadIdx.x + k * kScatterBlock;
+      const std::uint32_t row = local / kTile, column = local % kTile;
+      const std::uint32_t slot = copy_slot(row, column);
       double sum[3] = {0, 0, 0};
 #pragma unroll
       for (std::uint32_t c = 0; c < 3; ++c)
 #pragma unroll
-        for (std::uint32_t copy = 0; copy < kWarps; ++copy) sum[c] += copies[copy][c][local];
-      store_tile_sum(item, buffers, kTilePixels, local, tile_i + std::int32_t(local % kTile),
-                     tile_j + std::int32_t(local / kTile), sum, constants, frame);
+        for (std::uint32_t copy = 0; copy < kWarps; ++copy) sum[c] += copies[copy][c][slot];
+      store_tile_sum(item, buffers, kTilePixels, local, tile_i + std::int32_t(column),
+                     tile_j + std::int32_t(row), sum, constants, frame);
     }
     __syncthreads();  // the copies are cleared for the next work item
   }

@@ -63,18 +63,25 @@ inline std::vector<PhaseQuad> interleave_phase_cache(const PhaseCache& cache) {
   return quads;
 }
 
-struct alignas(16) PreparedEvent {
-  double x, y;
-  double centre_x, centre_y;      // cached: the event relative to the centre of pixel (ix, iy)
-  double support;                 // cached: min(support, Rc), as the CPU
-  double support_sq;              // support^2
+// What the cached evaluator reads of an event, first in its prepared record: scatter16 copies
+// these 128 bytes of each reference into shared memory, 8 references at a time.
+struct alignas(16) CachedEvent {
+  double centre_x, centre_y;      // the event relative to the centre of pixel (ix, iy)
+  double support_sq;              // min(support, Rc)^2, as the CPU
   double inner_sq, outer_sq;      // support^2 -/+ a margin: clearly inside / outside the disc
   double flux_r, flux_g, flux_b;  // flux times colour
   double c00, c10, c01, c11;      // bilinear coefficients of the four nearest phases
   std::int32_t ix, iy;            // the event's pixel: the window's centre
   std::int32_t phase_cell;        // the first quad of its phase cell in SplatConstants::cache
-  PixelBox box;                   // pixels the CPU evaluator may visit, inside the frame
-  std::int32_t direct;            // exact evaluation instead of the cache
+  std::int32_t unused;
+  PixelBox box;  // the pixels the CPU evaluator visits (its rows and columns), inside the frame
+};
+static_assert(sizeof(CachedEvent) == 128);
+
+struct alignas(16) PreparedEvent : CachedEvent {
+  double x, y;
+  double support;       // cached: min(support, Rc), as the CPU
+  std::int32_t direct;  // exact evaluation instead of the cache
 };
 
 // The CPU's cached evaluator rounds with floor and ceil by truncation after a bias
@@ -141,16 +148,15 @@ STARLENS_HOST_DEVICE inline PreparedEvent prepare_event(const StarEvent& event,
   e.c11 = tx * ty;
   e.centre_x = offset_x - 0.5;
   e.centre_y = offset_y - 0.5;
-  // The CPU's rows; its columns are the window's, cut per row by the reach (<= support):
-  // the box keeps those within the support, one pixel wider against rounding.
+  // The CPU's rows and columns: its box, which every row's chord lies in (reach <= support).
   const std::int64_t first_row = greater(biased_ceil(e.centre_y - s, bias), -iy);
   const std::int64_t last_row =
       lesser(biased_floor(e.centre_y + s, bias), std::int64_t(c.height) - 1 - iy);
   const std::int64_t first_column =
-      greater(greater(std::int64_t(-radius), -ix), biased_ceil(e.centre_x - s, bias) - 1);
+      greater(greater(std::int64_t(-radius), -ix), biased_ceil(e.centre_x - s, bias));
   const std::int64_t last_column =
       lesser(lesser(std::int64_t(radius), std::int64_t(c.width) - 1 - ix),
-             biased_floor(e.centre_x + s, bias) + 1);
+             biased_floor(e.centre_x + s, bias));
   if (first_row > last_row || first_column > last_column) return e;
   e.ix = std::int32_t(ix);
   e.iy = std::int32_t(iy);
@@ -174,50 +180,59 @@ STARLENS_HOST_DEVICE inline bool direct_pixel_weight(const PreparedEvent& e, std
   return true;
 }
 
-// What the cached evaluator reads of an event for every pixel, copied into registers once per
-// event by kernels that walk many of its pixels: the compiler does not hoist the loads out of
-// the pixel loop's conditional branches by itself (the profiler showed each pixel reloading a
-// dozen fields of the record, most of the accumulate kernel's L1 traffic).
-struct CachedEventFields {
-  double centre_x, centre_y, support_sq, inner_sq, outer_sq;
-  double flux_r, flux_g, flux_b;
-  double c00, c10, c01, c11;
-  std::int32_t ix, iy, phase_cell;
+// The columns first .. last (relative to the event's pixel ix) that the CPU's cached evaluator
+// adds in row dj (relative to iy), computed as it computes them (accumulate.cpp: the row's
+// reach, the biased ceil and floor, the window and the frame); empty when first > last. The
+// CPU's further bound by its box's columns never binds (reach <= support).
+struct Chord {
+  std::int32_t first, last;
 };
+STARLENS_HOST_DEVICE inline Chord cached_row_chord(const CachedEvent& e, std::int32_t dj,
+                                                   const SplatConstants& c) {
+  const double dy = dj - e.centre_y;
+  const double reach_sq = e.support_sq - dy * dy;
+  if (reach_sq < 0) return {1, 0};
+  const double reach = sqrt(reach_sq);
+  const std::int32_t bias = c.cache_radius + 3;
+  const std::int64_t first =
+      greater(biased_ceil(e.centre_x - reach, bias), std::int64_t(greater(-c.cache_radius, -e.ix)));
+  const std::int64_t last =
+      lesser(biased_floor(e.centre_x + reach, bias),
+             std::int64_t(lesser(c.cache_radius, std::int32_t(c.width) - 1 - e.ix)));
+  return {std::int32_t(first), std::int32_t(last)};
+}
 
-STARLENS_HOST_DEVICE inline CachedEventFields cached_fields(const PreparedEvent& e) {
-  return {e.centre_x, e.centre_y, e.support_sq, e.inner_sq, e.outer_sq,
-          e.flux_r,   e.flux_g,   e.flux_b,     e.c00,      e.c10,
-          e.c01,      e.c11,      e.ix,         e.iy,       e.phase_cell};
+// The weight of window pixel (di, dj) for unit flux: the four phases' cached weights,
+// interpolated as the CPU does (no fused multiply-adds).
+STARLENS_HOST_DEVICE inline double interpolated_weight(const CachedEvent& e, const PhaseQuad& w) {
+  return e.c00 * w.w00 + e.c10 * w.w10 + e.c01 * w.w01 + e.c11 * w.w11;
+}
+STARLENS_HOST_DEVICE inline double cached_weight(const CachedEvent& e, std::int32_t di,
+                                                 std::int32_t dj, const SplatConstants& c) {
+  const std::int32_t offset = (dj + c.cache_radius) * c.window + (di + c.cache_radius);
+  return interpolated_weight(e, c.cache[e.phase_cell + offset]);
 }
 
 // Whether the centre of pixel (ix + di, iy + dj) lies in the support disc, decided as the
 // CPU does (each row's reach, then the columns within it) wherever rounding could matter.
-// `Event` is a PreparedEvent or its CachedEventFields: the same arithmetic on either.
-template <typename Event>
-STARLENS_HOST_DEVICE inline bool centre_in_support(const Event& e, std::int32_t di, std::int32_t dj,
-                                                   std::int32_t bias) {
+STARLENS_HOST_DEVICE inline bool centre_in_support(const CachedEvent& e, std::int32_t di,
+                                                   std::int32_t dj, const SplatConstants& c) {
   const double dx = di - e.centre_x, dy = dj - e.centre_y;
   const double distance_sq = dx * dx + dy * dy;
   if (distance_sq < e.inner_sq) return true;
   if (distance_sq > e.outer_sq) return false;
-  const double reach_sq = e.support_sq - dy * dy;
-  if (reach_sq < 0) return false;
-  const double reach = sqrt(reach_sq);
-  return di >= biased_ceil(e.centre_x - reach, bias) &&
-         di <= biased_floor(e.centre_x + reach, bias);
+  const Chord chord = cached_row_chord(e, dj, c);
+  return di >= chord.first && di <= chord.last;
 }
 
 // Weight of pixel (i, j) of a cached event's box for unit flux; false where the CPU adds
 // nothing (a contribution of weight 0 inside the support still counts, as on the CPU).
-template <typename Event>
-STARLENS_HOST_DEVICE inline bool cached_pixel_weight(const Event& e, std::int32_t i, std::int32_t j,
-                                                     const SplatConstants& c, double& weight) {
+STARLENS_HOST_DEVICE inline bool cached_pixel_weight(const CachedEvent& e, std::int32_t i,
+                                                     std::int32_t j, const SplatConstants& c,
+                                                     double& weight) {
   const std::int32_t di = i - e.ix, dj = j - e.iy;
-  if (!centre_in_support(e, di, dj, c.cache_radius + 3)) return false;
-  const std::int32_t offset = (dj + c.cache_radius) * c.window + (di + c.cache_radius);
-  const PhaseQuad w = c.cache[e.phase_cell + offset];
-  weight = e.c00 * w.w00 + e.c10 * w.w10 + e.c01 * w.w01 + e.c11 * w.w11;
+  if (!centre_in_support(e, di, dj, c)) return false;
+  weight = cached_weight(e, di, dj, c);
   return true;
 }
 

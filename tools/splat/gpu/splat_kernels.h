@@ -37,15 +37,16 @@ std::uint32_t resident_grid(Kernel kernel, std::uint32_t block_threads,
 
 // A group of 32 lanes walking the columns [i0, i1] of rows j0, j0 + 1, ... row-major, 32
 // pixels a step: lane k starts at pixel k of the walk. The start and the step in rows and
-// columns come from one float reciprocal (exact: every quotient is at least 1/32 from an
-// integer), not from integer divisions or a loop per step.
+// columns come from one approximate float reciprocal (exact: every quotient taken is at least
+// 0.5 / width from an integer, far beyond the reciprocal's error of a few units in the last
+// place), not from integer divisions, an IEEE division's slow path or a loop per step.
 struct BoxWalk {
   std::int32_t i, j;
   std::int32_t i1, width, step_rows, step_columns;
 
   __device__ BoxWalk(std::int32_t i0, std::int32_t i1_, std::int32_t j0, std::uint32_t lane)
       : i1(i1_), width(i1_ - i0 + 1) {
-    const float per_row = 1.0f / float(width);
+    const float per_row = __fdividef(1.0f, float(width));
     const std::int32_t start_rows = std::int32_t((float(lane) + 0.5f) * per_row);
     step_rows = std::int32_t(32.5f * per_row);
     step_columns = 32 - step_rows * width;
