@@ -18,6 +18,11 @@ __device__ inline unsigned lane_broadcast(unsigned value, int source) {
   return __shfl(value, source, 32);
 }
 
+// The value of the lane `lanes` below the calling one in its group of 32 (its own below that).
+__device__ inline unsigned lane_shift_up(unsigned value, unsigned lanes) {
+  return __shfl_up(value, lanes, 32);
+}
+
 // Copies of 16 bytes from global into shared memory that complete by the next
 // wait_copies_but_last(): asynchronous on NVIDIA (cp.async); here plain copies, complete at once.
 __device__ inline void copy_to_shared_async(void* shared_destination, const void* source) {
@@ -44,6 +49,12 @@ __device__ inline void sync_lane_group() {
 // Lane `source`'s value to every lane of the warp (all lanes must take part).
 __device__ inline unsigned lane_broadcast(unsigned value, int source) {
   return __shfl_sync(0xffffffffu, value, source);
+}
+
+// The value of the lane `lanes` below the calling one (its own below lane `lanes`); all lanes
+// must take part.
+__device__ inline unsigned lane_shift_up(unsigned value, unsigned lanes) {
+  return __shfl_up_sync(0xffffffffu, value, lanes);
 }
 
 // atomicAdd(counter, 1) for every calling lane, with one atomic per distinct counter among

@@ -49,6 +49,8 @@ TEST_CASE("tile references equal the distinct tiles of the binning box's pixels"
     const TileGrid grid = make_tile_grid(width, height, tile);
     CHECK(grid.columns == (width + tile - 1) / tile);
     CHECK(grid.rows == (height + tile - 1) / tile);
+    for (std::int32_t pixel = 0; pixel < 4 * std::int32_t(tile) + 3; ++pixel)
+      CHECK(grid.of(pixel) == std::uint32_t(pixel) / tile);
     for (int n = 0; n < 500; ++n) {
       const double x = position(random), y = position(random), s = support(random);
       std::set<std::uint32_t> tiles;  // the support box widened by one pixel

@@ -38,17 +38,26 @@ STARLENS_HOST_DEVICE inline PixelBox binning_pixel_box(double x, double y, doubl
   return support_pixel_box(x, y, support + 1, width, height);
 }
 
-// Screen tiles of `tile` x `tile` pixels, row-major; the last row and column may be partial.
+// Screen tiles of `tile` x `tile` pixels (a power of two, 2^shift), row-major; the last row and
+// column may be partial.
 struct TileGrid {
   std::uint32_t tile;
+  std::uint32_t shift;
   std::uint32_t columns;
   std::uint32_t rows;
   STARLENS_HOST_DEVICE std::uint32_t count() const { return columns * rows; }
+  // The tile row or column of a pixel row or column (a shift, not a division: the binning
+  // kernels take several per event).
+  STARLENS_HOST_DEVICE std::uint32_t of(std::int32_t pixel) const {
+    return std::uint32_t(pixel) >> shift;
+  }
 };
 
 STARLENS_HOST_DEVICE inline TileGrid make_tile_grid(std::uint32_t width, std::uint32_t height,
                                                     std::uint32_t tile) {
-  return {tile, (width + tile - 1) / tile, (height + tile - 1) / tile};
+  std::uint32_t shift = 0;
+  while ((2u << shift) <= tile) ++shift;
+  return {tile, shift, (width + tile - 1) / tile, (height + tile - 1) / tile};
 }
 
 // Number of tiles the box overlaps (0 for an empty box): its tile references.

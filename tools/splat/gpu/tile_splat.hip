@@ -1,142 +1,16 @@
-// The tile strategies (tile16, tile32): binning builds per-tile lists of the events whose
-// pixel box (their full support, as the CPU bounds it) touches the tile; then a block per list
-// segment owns the tile's pixels, one thread per pixel (tile16) or four (tile32), and sums the
-// segment's events in registers. A tile's only segment adds its sums to the frame; a long list's
-// segments write partial sums to scratch slots, which a second pass adds to the frame in order.
+// The tile strategies (tile16, tile32): binning (tile_binning.hip) builds per-tile lists of the
+// events whose pixel box (their full support, as the CPU bounds it) touches the tile; then a
+// block per list segment owns the tile's pixels, one thread per pixel (tile16) or four (tile32),
+// and sums the segment's events in registers. A tile's only segment adds its sums to the frame; a
+// long list's segments write partial sums to scratch slots, which a second pass adds to the frame
+// in order.
 #include "gpu/gpu_check.h"
 #include "splat_kernels.h"
 
 namespace starlens {
 namespace {
 
-constexpr std::uint32_t kBlock = 256;         // threads per block of the binning and tile kernels
-constexpr std::uint32_t kScanThreads = 1024;  // the single block that scans the tile counts
-
-__device__ inline void for_each_tile(const PixelBox& box, const TileGrid& grid, auto&& visit) {
-  for (std::uint32_t ty = std::uint32_t(box.j0) / grid.tile;
-       ty <= std::uint32_t(box.j1) / grid.tile; ++ty)
-    for (std::uint32_t tx = std::uint32_t(box.i0) / grid.tile;
-         tx <= std::uint32_t(box.i1) / grid.tile; ++tx)
-      visit(ty * grid.columns + tx);
-}
-
-// A cached event whose box spans more tiles than it has ranks for cannot come from the cached
-// evaluator's window; it is left out of the lists and the batch reported as overflowed.
-__device__ inline bool binned(const PixelBox& box, const TileBuffers& buffers) {
-  return !box.empty() && tiles_touched(box, buffers.grid.tile) <= buffers.ranks_per_event;
-}
-
-__global__ void tile_count_kernel(const PixelBox* cached_boxes, std::uint32_t count,
-                                  TileBuffers buffers) {
-  const std::uint32_t index = blockIdx.x * blockDim.x + threadIdx.x;
-  if (index >= count) return;
-  const PixelBox box = cached_boxes[index];
-  if (!binned(box, buffers)) {
-    if (!box.empty()) atomicAdd(&buffers.totals->overflow, 1u);
-    return;
-  }
-  std::uint32_t* ranks = buffers.ranks + std::size_t(index) * buffers.ranks_per_event;
-  std::uint32_t k = 0;
-  for_each_tile(box, buffers.grid, [&](std::uint32_t tile) {
-    ranks[k++] = aggregated_increment(buffers.counts + tile);
-  });
-}
-
-struct ScanSums {
-  std::uint32_t references, work, slots, merges;
-};
-
-// Inclusive scan over the block of four sums at once (Hillis-Steele in shared memory).
-__device__ ScanSums block_inclusive_scan(ScanSums value) {
-  __shared__ ScanSums partial[kScanThreads];
-  partial[threadIdx.x] = value;
-  __syncthreads();
-  for (std::uint32_t offset = 1; offset < kScanThreads; offset *= 2) {
-    ScanSums before{0, 0, 0, 0};
-    if (threadIdx.x >= offset) before = partial[threadIdx.x - offset];
-    __syncthreads();
-    partial[threadIdx.x].references += before.references;
-    partial[threadIdx.x].work += before.work;
-    partial[threadIdx.x].slots += before.slots;
-    partial[threadIdx.x].merges += before.merges;
-    __syncthreads();
-  }
-  return partial[threadIdx.x];
-}
-
-// One block: exclusive scans of the per-tile counts give each tile its reference range,
-// work items and partial-sum slots; the counts are reset for the next batch. If the batch
-// would exceed any capacity nothing is written and the overflow is recorded.
-__global__ void __launch_bounds__(kScanThreads) tile_scan_kernel(TileBuffers buffers) {
-  __shared__ bool overflow;
-  const std::uint32_t tiles = buffers.grid.count();
-  const std::uint32_t segment = buffers.segment;
-  const std::uint32_t per_thread = (tiles + kScanThreads - 1) / kScanThreads;
-  const std::uint32_t begin = min(tiles, threadIdx.x * per_thread);
-  const std::uint32_t end = min(tiles, begin + per_thread);
-
-  ScanSums own{0, 0, 0, 0};
-  for (std::uint32_t tile = begin; tile < end; ++tile) {
-    const std::uint32_t count = buffers.counts[tile];
-    if (count == 0) continue;
-    const std::uint32_t segments = (count + segment - 1) / segment;
-    own.references += count;
-    own.work += segments;
-    if (segments > 1) {
-      own.slots += segments;
-      own.merges += 1;
-    }
-  }
-  const ScanSums inclusive = block_inclusive_scan(own);
-  if (threadIdx.x == kScanThreads - 1) {
-    overflow = inclusive.references > buffers.reference_capacity ||
-               inclusive.work > buffers.work_capacity || inclusive.slots > buffers.slot_capacity ||
-               inclusive.merges > buffers.merge_capacity;
-    TileTotals& totals = *buffers.totals;
-    totals.references = inclusive.references;
-    totals.work = overflow ? 0 : inclusive.work;
-    totals.slots = inclusive.slots;
-    totals.merges = overflow ? 0 : inclusive.merges;
-    totals.next_work = 0;
-    if (overflow) totals.overflow += 1;
-  }
-  __syncthreads();
-
-  std::uint32_t reference = inclusive.references - own.references;
-  std::uint32_t work = inclusive.work - own.work;
-  std::uint32_t slot = inclusive.slots - own.slots;
-  std::uint32_t merge = inclusive.merges - own.merges;
-  for (std::uint32_t tile = begin; tile < end; ++tile) {
-    const std::uint32_t count = buffers.counts[tile];
-    if (count == 0) continue;
-    buffers.counts[tile] = 0;
-    if (overflow) continue;
-    buffers.cursors[tile] = reference;
-    const std::uint32_t segments = (count + segment - 1) / segment;
-    for (std::uint32_t s = 0; s < segments; ++s)
-      buffers.work[work + s] = {tile, reference + s * segment, min(segment, count - s * segment),
-                                segments > 1 ? std::int32_t(slot + s) : -1};
-    if (segments > 1) {
-      buffers.merges[merge++] = {tile, slot, segments, 0};
-      slot += segments;
-    }
-    reference += count;
-    work += segments;
-  }
-}
-
-__global__ void tile_fill_kernel(const PixelBox* cached_boxes, std::uint32_t count,
-                                 TileBuffers buffers) {
-  const std::uint32_t index = blockIdx.x * blockDim.x + threadIdx.x;
-  if (index >= count || buffers.totals->work == 0) return;
-  const PixelBox box = cached_boxes[index];
-  if (!binned(box, buffers)) return;
-  const std::uint32_t* ranks = buffers.ranks + std::size_t(index) * buffers.ranks_per_event;
-  std::uint32_t k = 0;
-  for_each_tile(box, buffers.grid, [&](std::uint32_t tile) {
-    buffers.references[buffers.cursors[tile] + ranks[k++]] = index;
-  });
-}
+constexpr std::uint32_t kBlock = 256;  // threads per block of the tile kernels
 
 // Threads own pixels: thread t holds column t % kTile of kPerThread consecutive rows, so a
 // warp covers a band of kWarpRows rows and can skip events that miss it as a whole.
@@ -239,18 +113,6 @@ __global__ void __launch_bounds__(kBlock)
 }
 
 }  // namespace
-
-void launch_tile_binning(const PixelBox* cached_boxes, std::uint32_t count,
-                         const TileBuffers& buffers, hipStream_t stream) {
-  if (count == 0) return;
-  const std::uint32_t blocks = (count + kBlock - 1) / kBlock;
-  tile_count_kernel<<<blocks, kBlock, 0, stream>>>(cached_boxes, count, buffers);
-  check_launch("binning launch");
-  tile_scan_kernel<<<1, kScanThreads, 0, stream>>>(buffers);
-  check_launch("binning launch");
-  tile_fill_kernel<<<blocks, kBlock, 0, stream>>>(cached_boxes, count, buffers);
-  check_launch("binning launch");
-}
 
 void launch_tile_accumulate(const PreparedEvent* events, const TileBuffers& buffers,
                             const SplatConstants& constants, double* frame,
