@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "gpu/gpu_check.h"
-#include "splat_kernels.h"
+#include "tile_lists.h"
 
 namespace starlens {
 namespace {
@@ -20,7 +20,8 @@ constexpr std::uint32_t kPrepareBlock = 128;
 // request queues, at a third of the batch's binning time).
 __global__ void __launch_bounds__(kPrepareBlock)
     prepare_events_kernel(const StarEvent* events, std::uint32_t count, SplatConstants constants,
-                          PreparedEvent* prepared, PixelBox* cached_boxes) {
+                          PreparedEvent* prepared, PixelBox* cached_boxes, TileBuffers binning,
+                          bool count_into_tiles) {
   static_assert(sizeof(StarEvent) % sizeof(double) == 0 &&
                 sizeof(PreparedEvent) % sizeof(double) == 0);
   constexpr std::uint32_t kEventWords = sizeof(StarEvent) / sizeof(double);
@@ -36,7 +37,9 @@ __global__ void __launch_bounds__(kPrepareBlock)
   if (threadIdx.x < here) {
     const StarEvent& event = reinterpret_cast<const StarEvent*>(staged_in)[threadIdx.x];
     const PreparedEvent& e = staged_out[threadIdx.x] = prepare_event(event, constants);
-    cached_boxes[first + threadIdx.x] = e.direct ? PixelBox{0, -1, 0, -1} : e.box;
+    const PixelBox box = e.direct ? PixelBox{0, -1, 0, -1} : e.box;
+    cached_boxes[first + threadIdx.x] = box;
+    if (count_into_tiles) count_in_tiles(box, first + threadIdx.x, binning);
   }
   __syncthreads();
   const double* staged = reinterpret_cast<const double*>(staged_out);
@@ -116,10 +119,12 @@ __global__ void __launch_bounds__(kBlock, kDirectBlocksPerMultiprocessor)
 
 void launch_prepare_events(const StarEvent* events, std::uint32_t count,
                            const SplatConstants& constants, PreparedEvent* prepared,
-                           PixelBox* cached_boxes, hipStream_t stream) {
+                           PixelBox* cached_boxes, const TileBuffers* count_into,
+                           hipStream_t stream) {
   if (count == 0) return;
   prepare_events_kernel<<<(count + kPrepareBlock - 1) / kPrepareBlock, kPrepareBlock, 0, stream>>>(
-      events, count, constants, prepared, cached_boxes);
+      events, count, constants, prepared, cached_boxes, count_into ? *count_into : TileBuffers{},
+      count_into != nullptr);
   check_launch("prepare launch");
 }
 

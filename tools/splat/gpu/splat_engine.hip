@@ -151,10 +151,16 @@ struct SplatEngine::State {
     slot.mark_phases.clear();
     slot.rounds = 0;
     slot.compute_start.record(compute(), "event record");
+    const bool cached = summary.direct < summary.events;
+    TileScratch* tiles = cached && strategy != GpuStrategy::atomic ? &scratch(strategy) : nullptr;
+    // A batch binned in one round is counted into its tiles by the prepare kernel: the copy of
+    // the records, bound by memory, hides the counting's atomics (a separate counting pass took
+    // as long as the prepare kernel).
+    const bool counted = tiles != nullptr && events_per_round(*tiles, summary) >= count;
     launch_prepare_events(slot.device.data(), count, constants, prepared.data(),
-                          cached_boxes.data(), compute());
+                          cached_boxes.data(), counted ? &tiles->view : nullptr, compute());
     slot.prepared.record(compute(), "event record");
-    if (summary.direct < summary.events) run_cached(slot, strategy, summary);
+    if (cached) run_cached(slot, strategy, summary, counted);
     if (summary.direct > 0) {
       launch_direct_splat(prepared.data(), slot.direct_device.data(), std::uint32_t(summary.direct),
                           summary.max_direct_pixels, constants, frame.data(),
@@ -164,7 +170,16 @@ struct SplatEngine::State {
     if (slot.mark_phases.empty()) slot.mark(Phase::binning, compute());
   }
 
-  void run_cached(Slot& slot, GpuStrategy strategy, const BatchSummary& summary) {
+  // The events of a binning round: as many as the bound on one event's tile references allows
+  // the scratch to hold (0 when a single event's bound exceeds it).
+  std::uint64_t events_per_round(const TileScratch& tiles, const BatchSummary& summary) const {
+    return tiles.view.reference_capacity /
+           tile_reference_bound(1, summary.max_cached_support, tiles.view.grid.tile);
+  }
+
+  // The cached events' kernels; `counted`: the prepare kernel counted them into their tiles
+  // (one round).
+  void run_cached(Slot& slot, GpuStrategy strategy, const BatchSummary& summary, bool counted) {
     const std::uint32_t count = slot.count;
     if (strategy == GpuStrategy::atomic) {
       launch_atomic_splat(prepared.data(), count, constants, frame.data(), contributions.data(),
@@ -176,15 +191,13 @@ struct SplatEngine::State {
     const std::uint32_t tile = tiles.view.grid.tile;
     const std::span<const StarEvent> events(slot.staged.data(), count);
     const std::uint64_t capacity = tiles.view.reference_capacity;
-    const std::uint64_t per_event = tile_reference_bound(1, summary.max_cached_support, tile);
     // Rounds of consecutive events whose tile references fit the scratch: as many events as the
     // bound per event allows (counting each event's references on the host instead took 2.7 s
     // a batch of 4 Mi events); only where one event's bound exceeds the scratch (a tiny frame
     // with forced small scratch), as many as their exact counts allow, and at least one.
-    const std::uint64_t events_per_round = capacity / per_event;
+    const std::uint64_t per_round = events_per_round(tiles, summary);
     const auto round_end = [&](std::uint32_t first) -> std::uint32_t {
-      if (events_per_round > 0)
-        return std::uint32_t(std::min<std::uint64_t>(count, first + events_per_round));
+      if (per_round > 0) return std::uint32_t(std::min<std::uint64_t>(count, first + per_round));
       std::uint32_t last = first;
       for (std::uint64_t references = 0; last < count; ++last) {
         const StarEvent& event = events[last];
@@ -201,7 +214,8 @@ struct SplatEngine::State {
       const std::uint32_t last = round_end(first);
       ++slot.rounds;
       const PreparedEvent* round_events = prepared.data() + first;
-      launch_tile_binning(cached_boxes.data() + first, last - first, tiles.view, compute());
+      launch_tile_binning(cached_boxes.data() + first, last - first, counted, tiles.view,
+                          compute());
       slot.mark(Phase::binning, compute());
       if (strategy == GpuStrategy::scatter16)
         launch_scatter_accumulate(round_events, tiles.view, constants, frame.data(),

@@ -63,12 +63,16 @@ struct BoxWalk {
   }
 };
 
+struct TileBuffers;
+
 // Events -> prepared events (pixel box, phase, flux times colour), and each event's box once
 // more on its own if it is a cached event (else an empty box): the binning reads 16 bytes an
-// event side by side instead of picking them out of 176-byte records.
+// event side by side instead of picking them out of 160-byte records. With `count_into`, the
+// cached events are also counted into its tiles (the binning's counting pass).
 void launch_prepare_events(const StarEvent* events, std::uint32_t count,
                            const SplatConstants& constants, PreparedEvent* prepared,
-                           PixelBox* cached_boxes, hipStream_t stream);
+                           PixelBox* cached_boxes, const TileBuffers* count_into,
+                           hipStream_t stream);
 
 // atomic: a group of 32 threads per cached event, double atomics into the frame.
 void launch_atomic_splat(const PreparedEvent* events, std::uint32_t count,
@@ -161,7 +165,9 @@ __device__ inline void store_tile_sum(const TileWork& item, const TileBuffers& b
   }
 }
 
-void launch_tile_binning(const PixelBox* cached_boxes, std::uint32_t count,
+// The tile lists of a round's cached events (their boxes), counted by the prepare kernel
+// already if `counted`.
+void launch_tile_binning(const PixelBox* cached_boxes, std::uint32_t count, bool counted,
                          const TileBuffers& buffers, hipStream_t stream);
 // The tile, scatter and merge kernels run as persistent grids sized by resident_grid.
 void launch_tile_accumulate(const PreparedEvent* events, const TileBuffers& buffers,

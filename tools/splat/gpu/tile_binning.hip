@@ -1,11 +1,12 @@
 // Binning for the tile strategies (tile16, tile32, scatter16): per-tile lists of the cached
-// events whose pixel box touches the tile. A counting pass counts each event in every tile
-// its box touches and keeps the count's old value as the event's rank in that tile's list; a
+// events whose pixel box touches the tile. A counting pass (tile_lists.h; done by the prepare
+// kernel when the batch is one round) counts each event in every tile its box touches and
+// keeps the count's old value as the event's rank in that tile's list; a
 // single-block scan turns the counts into list offsets, work items (segments of the list) and
 // partial-sum slots; a fill pass writes each reference at its tile's offset plus its rank,
 // without atomics.
 #include "gpu/gpu_check.h"
-#include "splat_kernels.h"
+#include "tile_lists.h"
 
 namespace starlens {
 namespace {
@@ -14,35 +15,10 @@ constexpr std::uint32_t kBlock = 256;         // threads per block of the counti
 constexpr std::uint32_t kScanThreads = 1024;  // the single block that scans the tile counts
 constexpr std::uint32_t kScanWarps = kScanThreads / 32;
 
-__device__ inline void for_each_tile(const PixelBox& box, const TileGrid& grid, auto&& visit) {
-  for (std::uint32_t ty = grid.of(box.j0); ty <= grid.of(box.j1); ++ty)
-    for (std::uint32_t tx = grid.of(box.i0); tx <= grid.of(box.i1); ++tx)
-      visit(ty * grid.columns + tx);
-}
-
-// A cached event whose box spans more tiles than it has ranks for cannot come from the cached
-// evaluator's window; it is left out of the lists and the batch reported as overflowed.
-__device__ inline bool binned(const PixelBox& box, const TileBuffers& buffers) {
-  if (box.empty()) return false;
-  const TileGrid& grid = buffers.grid;
-  return (grid.of(box.i1) - grid.of(box.i0) + 1) * (grid.of(box.j1) - grid.of(box.j0) + 1) <=
-         buffers.ranks_per_event;
-}
-
 __global__ void tile_count_kernel(const PixelBox* cached_boxes, std::uint32_t count,
                                   TileBuffers buffers) {
   const std::uint32_t index = blockIdx.x * blockDim.x + threadIdx.x;
-  if (index >= count) return;
-  const PixelBox box = cached_boxes[index];
-  if (!binned(box, buffers)) {
-    if (!box.empty()) atomicAdd(&buffers.totals->overflow, 1u);
-    return;
-  }
-  std::uint32_t* ranks = buffers.ranks + std::size_t(index) * buffers.ranks_per_event;
-  std::uint32_t k = 0;
-  for_each_tile(box, buffers.grid, [&](std::uint32_t tile) {
-    ranks[k++] = aggregated_increment(buffers.counts + tile);
-  });
+  if (index < count) count_in_tiles(cached_boxes[index], index, buffers);
 }
 
 // What one tile adds to the scan: its references, work items (segments), and, for a list of
@@ -166,12 +142,14 @@ __global__ void tile_fill_kernel(const PixelBox* cached_boxes, std::uint32_t cou
 
 }  // namespace
 
-void launch_tile_binning(const PixelBox* cached_boxes, std::uint32_t count,
+void launch_tile_binning(const PixelBox* cached_boxes, std::uint32_t count, bool counted,
                          const TileBuffers& buffers, hipStream_t stream) {
   if (count == 0) return;
   const std::uint32_t blocks = (count + kBlock - 1) / kBlock;
-  tile_count_kernel<<<blocks, kBlock, 0, stream>>>(cached_boxes, count, buffers);
-  check_launch("binning launch");
+  if (!counted) {
+    tile_count_kernel<<<blocks, kBlock, 0, stream>>>(cached_boxes, count, buffers);
+    check_launch("binning launch");
+  }
   tile_scan_kernel<<<1, kScanThreads, 0, stream>>>(buffers);
   check_launch("binning launch");
   tile_fill_kernel<<<blocks, kBlock, 0, stream>>>(cached_boxes, count, buffers);
