@@ -180,49 +180,19 @@ STARLENS_HOST_DEVICE inline bool direct_pixel_weight(const PreparedEvent& e, std
   return true;
 }
 
-// The columns first .. last (relative to the event's pixel ix) that the CPU's cached evaluator
-// adds in row dj (relative to iy), computed as it computes them (accumulate.cpp: the row's
-// reach, the biased ceil and floor, the window and the frame); empty when first > last. The
-// CPU's further bound by its box's columns never binds (reach <= support).
-struct Chord {
-  std::int32_t first, last;
-};
-STARLENS_HOST_DEVICE inline Chord cached_row_chord(const CachedEvent& e, std::int32_t dj,
-                                                   const SplatConstants& c) {
-  const double dy = dj - e.centre_y;
-  const double reach_sq = e.support_sq - dy * dy;
-  if (reach_sq < 0) return {1, 0};
-  const double reach = sqrt(reach_sq);
-  const std::int32_t bias = c.cache_radius + 3;
-  const std::int64_t first =
-      greater(biased_ceil(e.centre_x - reach, bias), std::int64_t(greater(-c.cache_radius, -e.ix)));
-  const std::int64_t last =
-      lesser(biased_floor(e.centre_x + reach, bias),
-             std::int64_t(lesser(c.cache_radius, std::int32_t(c.width) - 1 - e.ix)));
-  return {std::int32_t(first), std::int32_t(last)};
-}
-
-// The weight of window pixel (di, dj) for unit flux: the four phases' cached weights,
-// interpolated as the CPU does (no fused multiply-adds).
-STARLENS_HOST_DEVICE inline double interpolated_weight(const CachedEvent& e, const PhaseQuad& w) {
-  return e.c00 * w.w00 + e.c10 * w.w10 + e.c01 * w.w01 + e.c11 * w.w11;
-}
-STARLENS_HOST_DEVICE inline double cached_weight(const CachedEvent& e, std::int32_t di,
-                                                 std::int32_t dj, const SplatConstants& c) {
-  const std::int32_t offset = (dj + c.cache_radius) * c.window + (di + c.cache_radius);
-  return interpolated_weight(e, c.cache[e.phase_cell + offset]);
-}
-
 // Whether the centre of pixel (ix + di, iy + dj) lies in the support disc, decided as the
 // CPU does (each row's reach, then the columns within it) wherever rounding could matter.
 STARLENS_HOST_DEVICE inline bool centre_in_support(const CachedEvent& e, std::int32_t di,
-                                                   std::int32_t dj, const SplatConstants& c) {
+                                                   std::int32_t dj, std::int32_t bias) {
   const double dx = di - e.centre_x, dy = dj - e.centre_y;
   const double distance_sq = dx * dx + dy * dy;
   if (distance_sq < e.inner_sq) return true;
   if (distance_sq > e.outer_sq) return false;
-  const Chord chord = cached_row_chord(e, dj, c);
-  return di >= chord.first && di <= chord.last;
+  const double reach_sq = e.support_sq - dy * dy;
+  if (reach_sq < 0) return false;
+  const double reach = sqrt(reach_sq);
+  return di >= biased_ceil(e.centre_x - reach, bias) &&
+         di <= biased_floor(e.centre_x + reach, bias);
 }
 
 // Weight of pixel (i, j) of a cached event's box for unit flux; false where the CPU adds
@@ -231,8 +201,10 @@ STARLENS_HOST_DEVICE inline bool cached_pixel_weight(const CachedEvent& e, std::
                                                      std::int32_t j, const SplatConstants& c,
                                                      double& weight) {
   const std::int32_t di = i - e.ix, dj = j - e.iy;
-  if (!centre_in_support(e, di, dj, c)) return false;
-  weight = cached_weight(e, di, dj, c);
+  if (!centre_in_support(e, di, dj, c.cache_radius + 3)) return false;
+  const std::int32_t offset = (dj + c.cache_radius) * c.window + (di + c.cache_radius);
+  const PhaseQuad w = c.cache[e.phase_cell + offset];
+  weight = e.c00 * w.w00 + e.c10 * w.w10 + e.c01 * w.w01 + e.c11 * w.w11;
   return true;
 }
 

@@ -15,10 +15,7 @@ __device__ inline void for_each_tile(const PixelBox& box, const TileGrid& grid, 
 // A cached event whose box spans more tiles than it has ranks for cannot come from the cached
 // evaluator's window; it is left out of the lists and the batch reported as overflowed.
 __device__ inline bool binned(const PixelBox& box, const TileBuffers& buffers) {
-  if (box.empty()) return false;
-  const TileGrid& grid = buffers.grid;
-  return (grid.of(box.i1) - grid.of(box.i0) + 1) * (grid.of(box.j1) - grid.of(box.j0) + 1) <=
-         buffers.ranks_per_event;
+  return !box.empty() && tiles_touched(box, buffers.grid.tile) <= buffers.ranks_per_event;
 }
 
 // Counts the cached event `index` of the round (its box) in every tile the box touches,
