@@ -30,8 +30,9 @@ TEST_CASE("density: event centres per occupied 32 px tile; direct: support above
   CHECK(direct[0] == 3);
   CHECK(direct[1] == 5);
   CHECK(summary.max_cached_support == 16);
-  // The larger direct box: (-1, 5) with support 20 + 1 reaches columns 0..20, rows 0..26.
-  CHECK(summary.max_direct_pixels == 21 * 27);
+  // The direct boxes: (99.5, 69.5) with support 17 + 1 reaches columns 81..99 and rows 51..69
+  // (clipped to the frame), (-1, 5) with support 20 + 1 columns 0..20 and rows 0..26.
+  CHECK(summary.direct_pixels == 19 * 19 + 21 * 27);
   CHECK(summary.centres_in_frame == 5);
   CHECK(summary.occupied_centre_tiles == 3);
   CHECK(summary.density() == doctest::Approx(5.0 / 3.0));

@@ -77,10 +77,12 @@ __global__ void __launch_bounds__(kBlock)
 // Blocks (x: kBlock pixels of the box, y: the event) for the direct events. A warp takes a
 // patch of 8 x 4 pixels rather than 32 of a row: the quadrature's breakpoints, intervals and
 // orders depend on where a pixel lies around the event, so nearer pixels make a warp diverge
-// less. Registers are capped for 3 blocks a multiprocessor (80, a few spilled): at the 128 the
-// compiler chose, 2 blocks could not hide the transcendental functions' latency (2 x 10^7
-// events on the H200: 0.044 s -> 0.035 s, bench/gpu_splat/results/h200-2026-11-30-session4/dev3).
-constexpr std::uint32_t kDirectBlocksPerMultiprocessor = 3;
+// less. Registers are capped for 6 blocks a multiprocessor (40; the spills stay in L1, which
+// this kernel leaves whole): the transcendental functions' latency and the warps' divergence
+// (17 of 32 lanes active, ncu) need many warps. 2 x 10^7 events on the H200: 2 blocks (128
+// registers) 0.044 s, 3 blocks 0.035 s (bench/gpu_splat/results/h200-2026-11-30-session4/dev3);
+// 3 blocks 0.0279 s, 4 0.0254 s (session8/dev/5), 6 with batches of 2^22 0.0208 s (dev/6).
+constexpr std::uint32_t kDirectBlocksPerMultiprocessor = 6;
 constexpr std::int32_t kPatchWidth = 8, kPatchHeight = 4;
 static_assert(kPatchWidth * kPatchHeight == 32);
 
@@ -140,14 +142,15 @@ void launch_atomic_splat(const PreparedEvent* events, std::uint32_t count,
 }
 
 void launch_direct_splat(const PreparedEvent* events, const std::uint32_t* indices,
-                         std::uint32_t count, std::uint64_t max_pixels,
-                         const SplatConstants& constants, double* frame,
-                         unsigned long long* contributions, hipStream_t stream) {
-  if (count == 0 || max_pixels == 0) return;
+                         std::uint32_t count, std::uint64_t pixels, const SplatConstants& constants,
+                         double* frame, unsigned long long* contributions, hipStream_t stream) {
+  if (count == 0 || pixels == 0) return;
   constexpr std::uint64_t kMaxGrid = 65535;
-  // Room for the patches' padding (more than a box of >= 8 x 4 pixels needs); the kernel's
-  // loop strides over whatever a grid leaves.
-  const std::uint64_t slots = 2 * max_pixels + 4096;
+  // Blocks for an event of the batch's mean box, with room for the patches' padding; the
+  // kernel's loop strides over what larger boxes leave. (Sized for the largest box, the grid
+  // was mostly blocks with nothing to do: a few direct events span hundreds of times the
+  // pixels of the typical one.)
+  const std::uint64_t slots = 2 * (pixels / count) + 256;
   const dim3 grid(std::uint32_t(std::min(kMaxGrid, (slots + kBlock - 1) / kBlock)),
                   std::uint32_t(std::min<std::uint64_t>(kMaxGrid, count)));
   direct_splat_kernel<<<grid, kBlock, 0, stream>>>(events, indices, count, constants, frame,

@@ -28,7 +28,7 @@ BatchSummary BatchSummariser::summarise(std::span<const StarEvent> events,
       const PixelBox box = binning_pixel_box(event.x, event.y, event.support, width_, height_);
       if (!box.empty()) {
         const std::uint64_t pixels = std::uint64_t(box.i1 - box.i0 + 1) * (box.j1 - box.j0 + 1);
-        if (pixels > summary.max_direct_pixels) summary.max_direct_pixels = pixels;
+        summary.direct_pixels += pixels;
       }
     } else if (event.support > summary.max_cached_support) {
       summary.max_cached_support = event.support;

@@ -19,7 +19,7 @@ struct BatchSummary {
   std::uint64_t centres_in_frame = 0;
   std::uint64_t occupied_centre_tiles = 0;  // 32 px tiles holding at least one event centre
   double max_cached_support = 0;            // px, over the events that are not direct
-  std::uint64_t max_direct_pixels = 0;      // largest binning box of a direct event
+  std::uint64_t direct_pixels = 0;          // the direct events' binning boxes, all together
   // Event centres per occupied centre tile (0 when no centre lies in the frame).
   double density() const {
     return occupied_centre_tiles ? double(centres_in_frame) / double(occupied_centre_tiles) : 0.0;

@@ -109,7 +109,9 @@ class GpuBackend final : public SplatBackend {
                          {"runtime_version", device.runtime_version},
                          {"strategy", settings_.gpu_strategy},
                          {"batch_events", options_.batch_events},
-                         {"tile_references_per_round", options_.tile_references},
+                         {"tile_references_per_round",
+                          options_.tile_references ? nlohmann::json(options_.tile_references)
+                                                   : nlohmann::json("auto: one round a batch")},
                          {"scatter_segment", options_.scatter_segment},
                          {"batches_submitted", engine_.batches_submitted()},
                          {"batches_completed", engine_.batches_completed()},

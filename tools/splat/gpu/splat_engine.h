@@ -34,13 +34,15 @@ struct GpuEngineOptions {
   std::optional<GpuStrategy> strategy;  // nullopt: adaptive
   AdaptiveThresholds thresholds = default_adaptive_thresholds();
   bool all_direct = false;
-  // 2^21 (eight times the first default): the per-batch scan, the kernels' tails and the
-  // per-work-item set-up of the tile kernels are amortised over more events (2^20 -> 2^21:
-  // cached kernels 39.8 -> 43.7 G/s uniform, 35.0 -> 37.9 hot spot; docs/gpu.md).
-  std::uint32_t batch_events = 1 << 21;  // events per GPU batch (several stream chunks)
+  // 2^22: the per-batch scan, the kernels' tails and the per-work-item set-up of the tile
+  // kernels are amortised over more events (2^20 -> 2^21: cached kernels 39.8 -> 43.7 G/s
+  // uniform; 2^21 -> 2^22: cached +3%, direct kernel -24% with 4 blocks a multiprocessor;
+  // docs/gpu.md). Pinned memory: 2 slots of 2^22 56-byte events, 470 MB.
+  std::uint32_t batch_events = 1 << 22;  // events per GPU batch (several stream chunks)
   // Tile references per binning round (raised to the tile count if below it); batches
-  // with more are split into rounds.
-  std::uint32_t tile_references = 1 << 25;  // one round holds a default batch's references
+  // with more are split into rounds. 0: as many as a full batch can make at the bound per
+  // cached event of the default window (2^26 for tile16), so that every batch is one round.
+  std::uint32_t tile_references = 0;
   // References per scatter16 work item: tiles with longer lists are split into partial sums.
   std::uint32_t scatter_segment = 1024;
 };

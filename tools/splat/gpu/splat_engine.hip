@@ -138,10 +138,16 @@ struct SplatEngine::State {
     // Segments of a tile's list: long enough to amortise a block's frame update, short
     // enough that a hot spot's few tiles still spread over all multiprocessors.
     const std::uint32_t segment = scatter ? options.scatter_segment : tile == 16 ? 256u : 512u;
-    if (!owner)
+    if (!owner) {
+      const std::uint64_t per_event = tile_reference_bound(1, constants.cache_radius, tile);
+      const std::uint32_t references = options.tile_references
+                                           ? options.tile_references
+                                           : std::uint32_t(std::min<std::uint64_t>(
+                                                 std::uint64_t(capacity) * per_event, 1u << 31));
       owner = std::make_unique<TileScratch>(make_tile_grid(constants.width, constants.height, tile),
-                                            segment, options.tile_references, capacity,
+                                            segment, references, capacity,
                                             std::uint32_t(constants.window), compute());
+    }
     return *owner;
   }
 
@@ -163,8 +169,8 @@ struct SplatEngine::State {
     if (cached) run_cached(slot, strategy, summary, counted);
     if (summary.direct > 0) {
       launch_direct_splat(prepared.data(), slot.direct_device.data(), std::uint32_t(summary.direct),
-                          summary.max_direct_pixels, constants, frame.data(),
-                          contributions.data() + 1, compute());
+                          summary.direct_pixels, constants, frame.data(), contributions.data() + 1,
+                          compute());
       slot.mark(Phase::direct, compute());
     }
     if (slot.mark_phases.empty()) slot.mark(Phase::binning, compute());

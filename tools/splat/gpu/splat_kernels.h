@@ -81,11 +81,10 @@ void launch_atomic_splat(const PreparedEvent* events, std::uint32_t count,
 
 // Direct events (all strategies): each event's box is cut into blocks of pixels, so one
 // large event spreads over the whole GPU; double atomics into the frame. `indices` lists
-// the batch's direct events; `max_pixels` bounds their boxes.
+// the batch's direct events; `pixels` is the sum of their boxes.
 void launch_direct_splat(const PreparedEvent* events, const std::uint32_t* indices,
-                         std::uint32_t count, std::uint64_t max_pixels,
-                         const SplatConstants& constants, double* frame,
-                         unsigned long long* contributions, hipStream_t stream);
+                         std::uint32_t count, std::uint64_t pixels, const SplatConstants& constants,
+                         double* frame, unsigned long long* contributions, hipStream_t stream);
 
 // tile16 / tile32 (cached events only): binning into per-tile reference lists, then threads that
 // own pixels.
