@@ -36,8 +36,8 @@ struct GpuEngineOptions {
   bool all_direct = false;
   // 2^22: the per-batch scan, the kernels' tails and the per-work-item set-up of the tile
   // kernels are amortised over more events (2^20 -> 2^21: cached kernels 39.8 -> 43.7 G/s
-  // uniform; 2^21 -> 2^22: cached +3%, direct kernel -24% with 4 blocks a multiprocessor;
-  // docs/gpu.md). Pinned memory: 2 slots of 2^22 56-byte events, 470 MB.
+  // uniform; 2^21 -> 2^22: cached +3.5%, direct kernel -11%; docs/gpu.md). Memory: 2 pinned
+  // slots of 2^22 events and direct indices (0.5 GB), about 2.5 GB on the device (docs/gpu.md).
   std::uint32_t batch_events = 1 << 22;  // events per GPU batch (several stream chunks)
   // Tile references per binning round (raised to the tile count if below it); batches
   // with more are split into rounds. 0: as many as a full batch can make at the bound per
