@@ -41,7 +41,8 @@ struct GpuEngineOptions {
   std::uint32_t batch_events = 1 << 22;  // events per GPU batch (several stream chunks)
   // Tile references per binning round (raised to the tile count if below it); batches
   // with more are split into rounds. 0: as many as a full batch can make at the bound per
-  // cached event of the default window (2^26 for tile16), so that every batch is one round.
+  // cached event of the window, up to 2^27 (2^26 for tile16 at the default sizes: every batch
+  // is one round).
   std::uint32_t tile_references = 0;
   // References per scatter16 work item: tiles with longer lists are split into partial sums.
   std::uint32_t scatter_segment = 1024;

@@ -139,11 +139,14 @@ struct SplatEngine::State {
     // enough that a hot spot's few tiles still spread over all multiprocessors.
     const std::uint32_t segment = scatter ? options.scatter_segment : tile == 16 ? 256u : 512u;
     if (!owner) {
+      // By default a full batch's references at the bound per cached event: one round a batch
+      // (2^26 references for tile16 at the default sizes), but no more than 2^27 (512 MB), so
+      // that a large cache radius splits batches into rounds instead of taking gigabytes.
       const std::uint64_t per_event = tile_reference_bound(1, constants.cache_radius, tile);
       const std::uint32_t references = options.tile_references
                                            ? options.tile_references
                                            : std::uint32_t(std::min<std::uint64_t>(
-                                                 std::uint64_t(capacity) * per_event, 1u << 31));
+                                                 std::uint64_t(capacity) * per_event, 1u << 27));
       owner = std::make_unique<TileScratch>(make_tile_grid(constants.width, constants.height, tile),
                                             segment, references, capacity,
                                             std::uint32_t(constants.window), compute());
