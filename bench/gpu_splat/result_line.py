@@ -22,5 +22,5 @@ line = {
 if gpu:
     line["gpu"] = {k: gpu.get(k) for k in ("name", "batch_events", "batches_submitted", "strategy_choices")}
     # Batch sizes other than the backend's default (splat_engine.h) are named in the table.
-    line["strategy"] += f"/b{gpu.get('batch_events')}" if gpu.get("batch_events") != 2097152 else ""
+    line["strategy"] += f"/b{gpu.get('batch_events')}" if gpu.get("batch_events") != 4194304 else ""
 print(json.dumps(line))
