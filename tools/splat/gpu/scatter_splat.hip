@@ -52,8 +52,9 @@ __device__ inline std::uint32_t scatter_event(const CachedEvent e, std::int32_t 
                                               const SplatConstants& constants,
                                               double (&copy)[3][kTilePixels]) {
   // The event's box inside the tile (never empty: binning put the event here).
-  const std::int32_t i0 = greater(e.box.i0, tile_i), i1 = lesser(e.box.i1, tile_i + 15);
-  const std::int32_t j0 = greater(e.box.j0, tile_j), j1 = lesser(e.box.j1, tile_j + 15);
+  constexpr std::int32_t kLast = kTile - 1;  // the tile's last column and row, from its first
+  const std::int32_t i0 = greater(e.box.i0, tile_i), i1 = lesser(e.box.i1, tile_i + kLast);
+  const std::int32_t j0 = greater(e.box.j0, tile_j), j1 = lesser(e.box.j1, tile_j + kLast);
   if (i1 < i0 || j1 < j0) return 0;
   std::uint32_t added = 0;
   for (BoxWalk walk(i0, i1, j0, lane); walk.j <= j1; walk.advance()) {

@@ -64,7 +64,7 @@ inline std::vector<PhaseQuad> interleave_phase_cache(const PhaseCache& cache) {
 }
 
 // What the cached evaluator reads of an event, first in its prepared record: scatter16 copies
-// these 128 bytes of each reference into shared memory, 8 references at a time.
+// these 128 bytes of each reference into shared memory, 4 references at a time.
 struct alignas(16) CachedEvent {
   double centre_x, centre_y;      // the event relative to the centre of pixel (ix, iy)
   double support_sq;              // min(support, Rc)^2, as the CPU
