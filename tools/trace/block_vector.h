@@ -41,8 +41,7 @@ class BlockVector {
       for (std::ptrdiff_t i = first; i < end; ++i) new (&(*this)[i]) T();
       return;
     }
-#pragma omp parallel for schedule(static)
-    for (std::ptrdiff_t i = first; i < end; ++i) new (&(*this)[i]) T();
+    construct_in_parallel(first, end);
   }
   // Grows to `size` leaving the new elements for the caller to write, every one, before any is
   // read: their memory is then first touched where they are written (the parallel loops that
@@ -60,8 +59,7 @@ class BlockVector {
     const auto first = static_cast<std::ptrdiff_t>(size_),
                end = static_cast<std::ptrdiff_t>(capacity);
     if (end - first < static_cast<std::ptrdiff_t>(kBlock)) return;
-#pragma omp parallel for schedule(static)
-    for (std::ptrdiff_t i = first; i < end; ++i) new (&(*this)[i]) T();
+    construct_in_parallel(first, end);
   }
   void push_back(const T& value) {
     resize(size_ + 1);
@@ -72,6 +70,11 @@ class BlockVector {
   // Blocks start on a cache line (operator new gives 16 bytes): a 32-byte ray then never
   // straddles two lines, and a 40-byte triangle straddles no more of them than it must.
   static constexpr std::align_val_t kAlignment{64};
+  // Value-initialises the elements [first, end) on all threads: their memory's first touch.
+  void construct_in_parallel(std::ptrdiff_t first, std::ptrdiff_t end) {
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t i = first; i < end; ++i) new (&(*this)[i]) T();
+  }
   // Blocks for the elements below `size` (none freed, none moved).
   void allocate_up_to(std::size_t size) {
     while (blocks_.size() * kBlock < size)
