@@ -9,15 +9,35 @@
 
 namespace starlens {
 
+// Bytes of device and of pinned host memory that the arrays below hold, now and at most: the
+// memory figures of a run's manifest. The arrays are made and released by one thread (the
+// engine's).
+struct GpuMemoryTally {
+  std::size_t device = 0, device_peak = 0, pinned = 0, pinned_peak = 0;
+  static GpuMemoryTally& get() {
+    static GpuMemoryTally tally;
+    return tally;
+  }
+  static void add(std::size_t& now, std::size_t& peak, std::size_t bytes) {
+    now += bytes;
+    if (now > peak) peak = now;
+  }
+};
+
 template <typename T>
 class DeviceArray {
  public:
   DeviceArray() = default;
   DeviceArray(std::size_t count, const char* phase) : count_(count) {
-    if (count > 0) check_gpu(hipMalloc(reinterpret_cast<void**>(&data_), count * sizeof(T)), phase);
+    if (count == 0) return;
+    check_gpu(hipMalloc(reinterpret_cast<void**>(&data_), bytes()), phase);
+    GpuMemoryTally& tally = GpuMemoryTally::get();
+    GpuMemoryTally::add(tally.device, tally.device_peak, bytes());
   }
   ~DeviceArray() {
-    if (data_) (void)hipFree(data_);
+    if (!data_) return;
+    (void)hipFree(data_);
+    GpuMemoryTally::get().device -= bytes();
   }
   DeviceArray(DeviceArray&& other) noexcept { swap(other); }
   DeviceArray& operator=(DeviceArray&& other) noexcept {
@@ -46,13 +66,17 @@ class PinnedArray {
  public:
   PinnedArray() = default;
   PinnedArray(std::size_t count, const char* phase) : count_(count) {
-    if (count > 0)
-      check_gpu(
-          hipHostMalloc(reinterpret_cast<void**>(&data_), count * sizeof(T), hipHostMallocDefault),
-          phase);
+    if (count == 0) return;
+    check_gpu(
+        hipHostMalloc(reinterpret_cast<void**>(&data_), count * sizeof(T), hipHostMallocDefault),
+        phase);
+    GpuMemoryTally& tally = GpuMemoryTally::get();
+    GpuMemoryTally::add(tally.pinned, tally.pinned_peak, count * sizeof(T));
   }
   ~PinnedArray() {
-    if (data_) (void)hipHostFree(data_);
+    if (!data_) return;
+    (void)hipHostFree(data_);
+    GpuMemoryTally::get().pinned -= count_ * sizeof(T);
   }
   PinnedArray(PinnedArray&& other) noexcept { swap(other); }
   PinnedArray& operator=(PinnedArray&& other) noexcept {

@@ -115,6 +115,8 @@ class GpuBackend final : public SplatBackend {
                          {"scatter_segment", options_.scatter_segment},
                          {"batches_submitted", engine_.batches_submitted()},
                          {"batches_completed", engine_.batches_completed()},
+                         {"device_memory_peak_bytes", engine_.device_memory_peak()},
+                         {"pinned_memory_peak_bytes", engine_.pinned_memory_peak()},
                          {"strategy_choices", strategy_choices()}};
     return statistics;
   }

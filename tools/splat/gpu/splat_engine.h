@@ -88,6 +88,9 @@ class SplatEngine {
   std::uint64_t batches_completed() const;
   std::uint64_t events_direct() const;
   const std::vector<GpuBatchRecord>& batches() const;
+  // The most device and pinned host memory the run's buffers held at once, in bytes.
+  std::uint64_t device_memory_peak() const;
+  std::uint64_t pinned_memory_peak() const;
 
  private:
   struct State;

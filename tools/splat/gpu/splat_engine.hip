@@ -25,8 +25,13 @@ struct TileScratch {
   DeviceArray<TileTotals> totals;
   TileBuffers view{};
 
-  // A round must hold any single event's references: at most every tile of the frame. A
-  // cached event's box spans at most `window` pixels each way (2 Rc + 1).
+  // Ranks kept for an event (its tiles) when no event's support is known: a cached event's box
+  // spans at most `window` pixels each way (2 Rc + 1).
+  std::uint32_t most_ranks_per_event = 0;
+  // Ranks the scratch holds: a round's events times the ranks kept for each (ranks_for).
+  std::size_t rank_capacity = 0;
+
+  // A round must hold any single event's references: at most every tile of the frame.
   TileScratch(TileGrid grid, std::uint32_t segment, std::uint32_t min_references,
               std::uint32_t max_events, std::uint32_t window, hipStream_t stream) {
     const char* phase = "scratch allocation";
@@ -37,9 +42,14 @@ struct TileScratch {
     counts = DeviceArray<std::uint32_t>(grid.count(), phase);
     cursors = DeviceArray<std::uint32_t>(grid.count(), phase);
     references = DeviceArray<std::uint32_t>(reference_capacity, phase);
-    const std::uint32_t ranks_per_event =
+    most_ranks_per_event =
         max_tiles_spanned(window, grid.tile) * max_tiles_spanned(window, grid.tile);
-    ranks = DeviceArray<std::uint32_t>(std::size_t(max_events) * ranks_per_event, phase);
+    // A round's events times their bound on tiles is at most the reference capacity (rounds are
+    // cut so), so that many ranks suffice where the window's bound for every event of a batch
+    // would be more: at Rc 200, 729 ranks an event, 12 GB for a batch of 2^22 events.
+    rank_capacity = std::min(std::size_t(max_events) * most_ranks_per_event,
+                             std::max<std::size_t>(reference_capacity, most_ranks_per_event));
+    ranks = DeviceArray<std::uint32_t>(rank_capacity, phase);
     work = DeviceArray<TileWork>(work_capacity, phase);
     merges = DeviceArray<TileMerge>(merge_capacity, phase);
     partials = DeviceArray<double>(std::size_t(slot_capacity) * grid.tile * grid.tile * 3, phase);
@@ -53,7 +63,7 @@ struct TileScratch {
             counts.data(),
             cursors.data(),
             ranks.data(),
-            ranks_per_event,
+            most_ranks_per_event,
             references.data(),
             reference_capacity,
             work.data(),
@@ -165,6 +175,7 @@ struct SplatEngine::State {
     // A batch binned in one round is counted into its tiles by the prepare kernel: the copy of
     // the records, bound by memory, hides the counting's atomics (a separate counting pass took
     // as long as the prepare kernel).
+    if (tiles != nullptr) tiles->view.ranks_per_event = ranks_for(*tiles, summary);
     const bool counted = tiles != nullptr && events_per_round(*tiles, summary) >= count;
     launch_prepare_events(slot.device.data(), count, constants, prepared.data(),
                           cached_boxes.data(), counted ? &tiles->view : nullptr, compute());
@@ -177,6 +188,14 @@ struct SplatEngine::State {
       slot.mark(Phase::direct, compute());
     }
     if (slot.mark_phases.empty()) slot.mark(Phase::binning, compute());
+  }
+
+  // The ranks kept for each event of a batch: its bound on one event's tiles, from the batch's
+  // largest cached support, or the window's where that is smaller.
+  std::uint32_t ranks_for(const TileScratch& tiles, const BatchSummary& summary) const {
+    return std::uint32_t(std::min<std::uint64_t>(
+        tiles.most_ranks_per_event,
+        tile_reference_bound(1, summary.max_cached_support, tiles.view.grid.tile)));
   }
 
   // The events of a binning round: as many as the bound on one event's tile references allows
@@ -205,10 +224,11 @@ struct SplatEngine::State {
     // a batch of 4 Mi events); only where one event's bound exceeds the scratch (a tiny frame
     // with forced small scratch), as many as their exact counts allow, and at least one.
     const std::uint64_t per_round = events_per_round(tiles, summary);
+    const std::uint64_t ranked = tiles.rank_capacity / tiles.view.ranks_per_event;  // >= 1
     const auto round_end = [&](std::uint32_t first) -> std::uint32_t {
       if (per_round > 0) return std::uint32_t(std::min<std::uint64_t>(count, first + per_round));
       std::uint32_t last = first;
-      for (std::uint64_t references = 0; last < count; ++last) {
+      for (std::uint64_t references = 0; last < count && last - first < ranked; ++last) {
         const StarEvent& event = events[last];
         references += summariser->is_direct(event)
                           ? 0
@@ -447,6 +467,12 @@ std::uint64_t SplatEngine::events_direct() const {
 }
 const std::vector<GpuBatchRecord>& SplatEngine::batches() const {
   return state_->batches;
+}
+std::uint64_t SplatEngine::device_memory_peak() const {
+  return GpuMemoryTally::get().device_peak;
+}
+std::uint64_t SplatEngine::pinned_memory_peak() const {
+  return GpuMemoryTally::get().pinned_peak;
 }
 
 }  // namespace starlens
