@@ -18,9 +18,11 @@ line = {
     "timings_s": timings,
     "process_wall_s": float(wall),
     "threads": m.get("threads"),
+    "peak_rss_bytes": m.get("host", {}).get("peak_rss_bytes"),
 }
 if gpu:
-    line["gpu"] = {k: gpu.get(k) for k in ("name", "batch_events", "batches_submitted", "strategy_choices")}
+    line["gpu"] = {k: gpu.get(k) for k in ("name", "batch_events", "batches_submitted", "strategy_choices",
+                                           "device_memory_peak_bytes", "pinned_memory_peak_bytes")}
     # Batch sizes other than the backend's default (splat_engine.h) are named in the table.
     line["strategy"] += f"/b{gpu.get('batch_events')}" if gpu.get("batch_events") != 4194304 else ""
 print(json.dumps(line))

@@ -1,5 +1,6 @@
 #include "manifest/manifest.h"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -51,6 +52,13 @@ std::string host_name() {
 nlohmann::json file_entry(const std::string& path, const std::string& role, std::uint64_t size,
                           const std::string& sha256) {
   return {{"path", path}, {"role", role}, {"size", size}, {"sha256", sha256}};
+}
+
+// The most resident memory the process has held so far (Linux reports kilobytes).
+std::uint64_t peak_resident_bytes() {
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+  return std::uint64_t(usage.ru_maxrss) * 1024;
 }
 
 }  // namespace
@@ -120,9 +128,8 @@ std::string Manifest::run_digest() const {
   nlohmann::json parameters = json_["parameters"];
   if (json_.contains("digest_excludes"))
     for (const auto& key : json_["digest_excludes"]) parameters.erase(key.get<std::string>());
-  nlohmann::json identity = {{"tool", json_["tool"]},
-                             {"version", json_["version"]},
-                             {"parameters", parameters}};
+  nlohmann::json identity = {
+      {"tool", json_["tool"]}, {"version", json_["version"]}, {"parameters", parameters}};
   for (const auto& input : json_["inputs"]) identity["inputs"].push_back(input["sha256"]);
   const std::string text = identity.dump();
   return sha256_hex(text.data(), text.size());
@@ -136,13 +143,15 @@ std::filesystem::path manifest_path_for(const std::filesystem::path& output_path
 
 void Manifest::write(const std::filesystem::path& output_path, bool force) {
   json_["end_time"] = utc_now_iso8601();
+  json_["host"]["peak_rss_bytes"] = peak_resident_bytes();
   json_["run_digest"] = run_digest();
   AtomicOutput output(manifest_path_for(output_path), force);
   {
     std::ofstream file(output.temp_path());
     file << json_.dump(2) << '\n';
     file.flush();
-    if (!file) throw_run_failure(output.final_path().string(), "cannot write manifest (disk full?)");
+    if (!file)
+      throw_run_failure(output.final_path().string(), "cannot write manifest (disk full?)");
   }
   output.commit();
 }

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 #include "core/errors.h"
 #include "manifest/manifest.h"
@@ -57,6 +58,8 @@ TEST_CASE("a manifest records inputs, outputs, parameters and round-trips") {
   manifest.add_input(input, "catalog");
   manifest.add_output(output, "frame");
   manifest.set_threads(3);
+  // 64 MiB touched here: the manifest's peak resident memory must count at least that.
+  std::vector<char> touched(64 << 20, 1);
   manifest.write(output, false);
 
   const auto read = starlens::read_manifest(starlens::manifest_path_for(output));
@@ -72,6 +75,9 @@ TEST_CASE("a manifest records inputs, outputs, parameters and round-trips") {
   CHECK(read["executable"]["sha256"].get<std::string>().size() == 64);
   for (const char* key : {"git_describe", "build", "host", "start_time", "end_time", "run_digest"})
     CHECK(read.contains(key));
+  const auto peak = read["host"]["peak_rss_bytes"].get<std::uint64_t>();
+  CHECK(peak >= touched.size());
+  CHECK(peak < (std::uint64_t(1) << 40));
   // Nothing is written over an existing manifest without force.
   CHECK_THROWS_AS(manifest.write(output, false), starlens::InputError);
   fs::remove_all(folder);
