@@ -7,6 +7,7 @@
 #include "batch_summary.h"
 #include "core/errors.h"
 #include "gpu_strategy.h"
+#include "splat_engine.h"
 
 using namespace starlens;
 
@@ -77,4 +78,14 @@ TEST_CASE("strategy names and the adaptive choice") {
   const AdaptiveThresholds defaults = default_adaptive_thresholds();
   CHECK(choose_strategy(32.0, defaults) == GpuStrategy::atomic);
   CHECK(choose_strategy(128.5, defaults) == GpuStrategy::scatter16);
+}
+
+TEST_CASE("a batch never holds more events than the input can") {
+  constexpr std::uint32_t kDefault = 1u << 22;
+  CHECK(batch_events_for(kDefault, 0) == kDefault);  // unknown length: standard input
+  CHECK(batch_events_for(kDefault, 4096) == 4096);
+  CHECK(batch_events_for(kDefault, 1) == 1);
+  CHECK(batch_events_for(kDefault, kDefault) == kDefault);
+  CHECK(batch_events_for(kDefault, 100'000'000) == kDefault);
+  CHECK(batch_events_for(10'000, 300'000) == 10'000);  // a smaller batch asked for stays
 }

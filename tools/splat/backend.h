@@ -19,6 +19,7 @@ struct SplatSettings {
   int gpu_device = 0;                     // --gpu-device
   std::string gpu_strategy = "adaptive";  // atomic | tile16 | tile32 | scatter16 | adaptive
   bool quiet = false;
+  std::uint64_t events_bound = 0;  // most events the input can hold (0: unknown, standard input)
 };
 
 class SplatBackend {

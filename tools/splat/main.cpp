@@ -13,6 +13,7 @@
 #include "core/stopwatch.h"
 #include "core/tool_main.h"
 #include "events/prefetching_reader.h"
+#include "events/stream_layout.h"
 #include "frame/frame_io.h"
 #include "manifest/manifest.h"
 #include "manifest/replay.h"
@@ -47,10 +48,10 @@ struct ReplayResult {
   StreamHeader header;
 };
 
-std::unique_ptr<SplatBackend> make_backend(const SplatOptions& options) {
-  if (options.backend == "cpu") return make_cpu_backend(options.settings);
-  if (options.backend == "count") return make_count_backend(options.settings);
-  return make_gpu_backend(options.settings);
+std::unique_ptr<SplatBackend> make_backend(const std::string& name, const SplatSettings& settings) {
+  if (name == "cpu") return make_cpu_backend(settings);
+  if (name == "count") return make_count_backend(settings);
+  return make_gpu_backend(settings);
 }
 
 // One timed pass over the stream: read and validate (on the reader's own thread, a few
@@ -61,11 +62,14 @@ ReplayResult replay(const SplatOptions& options, std::unique_ptr<PhaseCache>& ca
   PrefetchingReader reader(options.input);
   result.header = reader.header();
   if (!cache) cache = std::make_unique<PhaseCache>(reader.header().psf);
-  auto backend = make_backend(options);
-  backend->begin(reader.header(), *cache);
-
   std::error_code ignored;
   const auto size = options.input == "-" ? 0 : std::filesystem::file_size(options.input, ignored);
+  SplatSettings settings = options.settings;
+  // Every event takes 56 bytes after the file header (chunk headers only add to the size).
+  if (size > kFileHeaderBytes)
+    settings.events_bound = (size - kFileHeaderBytes) / sizeof(StarEvent);
+  auto backend = make_backend(options.backend, settings);
+  backend->begin(reader.header(), *cache);
   Progress progress("splat " + options.backend, size, options.common.quiet);
   std::span<const StarEvent> events;
   ChunkInfo info;

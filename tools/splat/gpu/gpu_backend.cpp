@@ -35,7 +35,8 @@ GpuEngineOptions engine_options(const SplatSettings& settings) {
   options.device = settings.gpu_device;
   options.strategy = parse_gpu_strategy(settings.gpu_strategy);
   options.all_direct = settings.all_direct;
-  options.batch_events = environment_count("STARLENS_GPU_BATCH_EVENTS", options.batch_events);
+  options.batch_events = batch_events_for(
+      environment_count("STARLENS_GPU_BATCH_EVENTS", options.batch_events), settings.events_bound);
   options.tile_references =
       environment_count("STARLENS_GPU_TILE_REFERENCES", options.tile_references);
   options.scatter_segment =

@@ -48,6 +48,14 @@ struct GpuEngineOptions {
   std::uint32_t scatter_segment = 1024;
 };
 
+// Events per batch for an input of at most `events_bound` events (0: unknown, standard input):
+// never more than the input holds, so that a short replay does not allocate a full batch's
+// buffers (4,096 events held 2.5 GB of device and 0.5 GB of pinned memory).
+inline std::uint32_t batch_events_for(std::uint32_t configured, std::uint64_t events_bound) {
+  if (events_bound == 0 || events_bound >= configured) return configured;
+  return std::uint32_t(events_bound);
+}
+
 // Device seconds per phase (from GPU events), and host seconds spent staging into pinned
 // memory and waiting for a free slot.
 struct GpuPhaseSeconds {
