@@ -13,14 +13,18 @@ namespace starlens {
 // memory figures of a run's manifest. The arrays are made and released by one thread (the
 // engine's).
 struct GpuMemoryTally {
-  std::size_t device = 0, device_peak = 0, pinned = 0, pinned_peak = 0;
+  struct Bytes {
+    std::size_t now = 0, peak = 0;
+    void add(std::size_t bytes) {
+      now += bytes;
+      if (now > peak) peak = now;
+    }
+    void remove(std::size_t bytes) { now -= bytes; }
+  };
+  Bytes device, pinned;
   static GpuMemoryTally& get() {
     static GpuMemoryTally tally;
     return tally;
-  }
-  static void add(std::size_t& now, std::size_t& peak, std::size_t bytes) {
-    now += bytes;
-    if (now > peak) peak = now;
   }
 };
 
@@ -31,13 +35,12 @@ class DeviceArray {
   DeviceArray(std::size_t count, const char* phase) : count_(count) {
     if (count == 0) return;
     check_gpu(hipMalloc(reinterpret_cast<void**>(&data_), bytes()), phase);
-    GpuMemoryTally& tally = GpuMemoryTally::get();
-    GpuMemoryTally::add(tally.device, tally.device_peak, bytes());
+    GpuMemoryTally::get().device.add(bytes());
   }
   ~DeviceArray() {
     if (!data_) return;
     (void)hipFree(data_);
-    GpuMemoryTally::get().device -= bytes();
+    GpuMemoryTally::get().device.remove(bytes());
   }
   DeviceArray(DeviceArray&& other) noexcept { swap(other); }
   DeviceArray& operator=(DeviceArray&& other) noexcept {
@@ -67,16 +70,14 @@ class PinnedArray {
   PinnedArray() = default;
   PinnedArray(std::size_t count, const char* phase) : count_(count) {
     if (count == 0) return;
-    check_gpu(
-        hipHostMalloc(reinterpret_cast<void**>(&data_), count * sizeof(T), hipHostMallocDefault),
-        phase);
-    GpuMemoryTally& tally = GpuMemoryTally::get();
-    GpuMemoryTally::add(tally.pinned, tally.pinned_peak, count * sizeof(T));
+    check_gpu(hipHostMalloc(reinterpret_cast<void**>(&data_), bytes(), hipHostMallocDefault),
+              phase);
+    GpuMemoryTally::get().pinned.add(bytes());
   }
   ~PinnedArray() {
     if (!data_) return;
     (void)hipHostFree(data_);
-    GpuMemoryTally::get().pinned -= count_ * sizeof(T);
+    GpuMemoryTally::get().pinned.remove(bytes());
   }
   PinnedArray(PinnedArray&& other) noexcept { swap(other); }
   PinnedArray& operator=(PinnedArray&& other) noexcept {
@@ -88,6 +89,7 @@ class PinnedArray {
 
   T* data() const { return data_; }
   std::size_t size() const { return count_; }
+  std::size_t bytes() const { return count_ * sizeof(T); }
 
  private:
   void swap(PinnedArray& other) noexcept {

@@ -190,19 +190,21 @@ struct SplatEngine::State {
     if (slot.mark_phases.empty()) slot.mark(Phase::binning, compute());
   }
 
-  // The ranks kept for each event of a batch: its bound on one event's tiles, from the batch's
-  // largest cached support, or the window's where that is smaller.
-  std::uint32_t ranks_for(const TileScratch& tiles, const BatchSummary& summary) const {
-    return std::uint32_t(std::min<std::uint64_t>(
-        tiles.most_ranks_per_event,
-        tile_reference_bound(1, summary.max_cached_support, tiles.view.grid.tile)));
+  // The bound on one cached event's tile references in this batch (its largest cached support).
+  static std::uint64_t references_per_event(const TileScratch& tiles, const BatchSummary& summary) {
+    return tile_reference_bound(1, summary.max_cached_support, tiles.view.grid.tile);
   }
 
-  // The events of a binning round: as many as the bound on one event's tile references allows
-  // the scratch to hold (0 when a single event's bound exceeds it).
-  std::uint64_t events_per_round(const TileScratch& tiles, const BatchSummary& summary) const {
-    return tiles.view.reference_capacity /
-           tile_reference_bound(1, summary.max_cached_support, tiles.view.grid.tile);
+  // The ranks kept for each event of a batch: that bound, or the window's where it is smaller.
+  static std::uint32_t ranks_for(const TileScratch& tiles, const BatchSummary& summary) {
+    return std::uint32_t(
+        std::min<std::uint64_t>(tiles.most_ranks_per_event, references_per_event(tiles, summary)));
+  }
+
+  // The events of a binning round: as many as that bound allows the scratch to hold (0 when a
+  // single event's bound exceeds it).
+  static std::uint64_t events_per_round(const TileScratch& tiles, const BatchSummary& summary) {
+    return tiles.view.reference_capacity / references_per_event(tiles, summary);
   }
 
   // The cached events' kernels; `counted`: the prepare kernel counted them into their tiles
@@ -469,10 +471,10 @@ const std::vector<GpuBatchRecord>& SplatEngine::batches() const {
   return state_->batches;
 }
 std::uint64_t SplatEngine::device_memory_peak() const {
-  return GpuMemoryTally::get().device_peak;
+  return GpuMemoryTally::get().device.peak;
 }
 std::uint64_t SplatEngine::pinned_memory_peak() const {
-  return GpuMemoryTally::get().pinned_peak;
+  return GpuMemoryTally::get().pinned.peak;
 }
 
 }  // namespace starlens
