@@ -8,9 +8,15 @@
 # usage: run_on_device.sh BIN_DIR OUT_DIR
 #   BIN_DIR: starlens-splat, starlens-synth-events, starlens-compare (built with -Dgpu=cuda)
 #            and the tests test_gpu_host, test_gpu_failure; libraries on LD_LIBRARY_PATH.
+#   env: SPLAT, another build of starlens-splat whose GPU backend is checked (an experiment's;
+#        the CPU references stay BIN_DIR's); RUN_TIMEOUT (120) and SANITIZER_TIMEOUT (600),
+#        seconds a GPU run may take before it counts as failed (a hung kernel would otherwise
+#        hold the device call to its limit).
 set -uo pipefail
 bin=$(realpath "$1")
 out=$(realpath -m "$2")
+splat=$(realpath "${SPLAT:-$bin/starlens-splat}")
+run_timeout=${RUN_TIMEOUT:-120} sanitizer_timeout=${SANITIZER_TIMEOUT:-600}
 here=$(dirname "$(realpath "$0")")
 budget=$here/gpu_vs_cpu_budget.json
 work=$(mktemp -d)
@@ -28,13 +34,14 @@ note() { echo "== $*" >>"$log"; }
 
 note "device"
 { nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv; nproc; } >>"$log" 2>&1
+note "splat checked: $splat"
 
 for test in test_gpu_host test_gpu_failure; do
   note "$test"
   if "$bin/$test" >>"$log" 2>&1; then record "$test" ok ""; else record "$test" FAIL "see checks.log"; fi
 done
 note "gpu_failure_cli"
-if bash "$here/gpu_failure_cli.sh" "$bin/starlens-splat" "$bin/starlens-synth-events" >>"$log" 2>&1; then
+if timeout "$run_timeout" bash "$here/gpu_failure_cli.sh" "$splat" "$bin/starlens-synth-events" >>"$log" 2>&1; then
   record "failure paths (cli)" ok ""
 else
   record "failure paths (cli)" FAIL "see checks.log"
@@ -44,7 +51,7 @@ fi
 note "out of memory"
 "$bin/starlens-synth-events" --distribution uniform --count 100 --width 100000 --height 100000 \
   -o "$work/huge.sle" --quiet >>"$log" 2>&1
-"$bin/starlens-splat" -i "$work/huge.sle" -o "$work/huge.exr" --backend gpu --quiet >"$work/oom.out" 2>&1
+timeout "$run_timeout" "$splat" -i "$work/huge.sle" -o "$work/huge.exr" --backend gpu --quiet >"$work/oom.out" 2>&1
 status=$?
 cat "$work/oom.out" >>"$log"
 if [ "$status" = 1 ] && grep -q "gpu frame allocation: " "$work/oom.out" && [ ! -e "$work/huge.exr" ]; then
@@ -70,7 +77,7 @@ check() {
   # Poisoned output: a NaN-filled file in its place; --force must replace it whole.
   head -c 4096 /dev/zero | tr '\0' '\377' >"$frame"
   note "$label"
-  env "${env[@]}" "$bin/starlens-splat" -i "$work/$case.sle" -o "$frame" --backend gpu \
+  env "${env[@]}" timeout "$run_timeout" "$splat" -i "$work/$case.sle" -o "$frame" --backend gpu \
     --gpu-strategy "$strategy" --force --quiet "${args[@]}" >"$work/splat.out" 2>&1
   local status=$?
   cat "$work/splat.out" >>"$log"
@@ -135,8 +142,9 @@ for tool in memcheck racecheck initcheck synccheck; do
     note "$label"
     extra=()
     [ "$tool" = memcheck ] && extra=(--leak-check full)
-    if STARLENS_GPU_BATCH_EVENTS=1000 STARLENS_GPU_TILE_REFERENCES=1000 compute-sanitizer --tool "$tool" \
-        "${extra[@]}" --error-exitcode 9 "$bin/starlens-splat" -i "$work/small.sle" -o "$work/small.exr" \
+    if STARLENS_GPU_BATCH_EVENTS=1000 STARLENS_GPU_TILE_REFERENCES=1000 timeout "$sanitizer_timeout" \
+        compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 9 "$splat" \
+        -i "$work/small.sle" -o "$work/small.exr" \
         --backend gpu --gpu-strategy "$strategy" --force --quiet >"$work/sanitizer.log" 2>&1; then
       record "$label" ok "$(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$work/sanitizer.log")"
     else
@@ -150,7 +158,7 @@ mkdir -p "$work/manifests" && cp "$work"/*.manifest.json "$work/manifests/" 2>/d
 tar -czf "$out/manifests.tar.gz" -C "$work" manifests
 {
   echo
-  echo "GPU checks: $((${#summary[@]} - failures)) ok, $failures failed"
+  echo "GPU checks of $splat: $((${#summary[@]} - failures)) ok, $failures failed"
   printf '%s\n' "${summary[@]}"
 } | tee "$out/summary.txt"
 exit $((failures > 0))
