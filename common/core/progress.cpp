@@ -15,7 +15,9 @@ Progress::Progress(std::string label, std::uint64_t total, bool quiet)
       start_(Clock::now()),
       last_draw_(start_) {}
 
-Progress::~Progress() { finish(); }
+Progress::~Progress() {
+  finish();
+}
 
 void Progress::advance(std::uint64_t amount) {
   done_ += amount;

@@ -12,9 +12,8 @@ namespace starlens {
 
 void add_version_flag(CLI::App& app, const std::string& tool_name) {
   app.set_version_flag("--version", tool_name + " " + STARLENS_VERSION + " (" +
-                                        STARLENS_GIT_DESCRIBE + ", " + STARLENS_BUILD_TYPE +
-                                        ", " + STARLENS_COMPILER + ", gpu " +
-                                        STARLENS_GPU_BACKEND + ")");
+                                        STARLENS_GIT_DESCRIBE + ", " + STARLENS_BUILD_TYPE + ", " +
+                                        STARLENS_COMPILER + ", gpu " + STARLENS_GPU_BACKEND + ")");
 }
 
 void add_common_flags(CLI::App& app, CommonOptions& options, bool parallel) {

@@ -8,9 +8,9 @@
 namespace starlens {
 
 struct CommonOptions {
-  bool force = false;   // overwrite existing outputs
-  bool quiet = false;   // no progress bar
-  int threads = 0;      // 0: all cores
+  bool force = false;         // overwrite existing outputs
+  bool quiet = false;         // no progress bar
+  int threads = 0;            // 0: all cores
   std::string from_manifest;  // rerun with a manifest's parameters
 };
 

@@ -23,7 +23,9 @@ class Manifest {
 
   // Parameters that name outputs: left out of run_digest so a replay writing elsewhere
   // produces identical bytes.
-  void exclude_from_digest(const std::string& parameter) { json_["digest_excludes"].push_back(parameter); }
+  void exclude_from_digest(const std::string& parameter) {
+    json_["digest_excludes"].push_back(parameter);
+  }
   void set_threads(int threads) { json_["threads"] = threads; }
   void add_timings(const PhaseTimes& times);
   // Path, size and SHA-256 of a file read ("-" is recorded as standard input, unhashed).
