@@ -11,12 +11,22 @@
 #   env: SPLAT, another build of starlens-splat whose GPU backend is checked (an experiment's;
 #        the CPU references stay BIN_DIR's); RUN_TIMEOUT (120) and SANITIZER_TIMEOUT (600),
 #        seconds a GPU run may take before it counts as failed (a hung kernel would otherwise
-#        hold the device call to its limit).
+#        hold the device call to its limit). A bad value exits 2 before anything runs.
 set -uo pipefail
 bin=$(realpath "$1")
 out=$(realpath -m "$2")
-splat=$(realpath "${SPLAT:-$bin/starlens-splat}")
+splat=$(realpath -m "${SPLAT:-$bin/starlens-splat}")
+if [ ! -x "$splat" ]; then
+  echo "run_on_device.sh: SPLAT: $splat is not an executable file" >&2
+  exit 2
+fi
 run_timeout=${RUN_TIMEOUT:-120} sanitizer_timeout=${SANITIZER_TIMEOUT:-600}
+for seconds in "$run_timeout" "$sanitizer_timeout"; do
+  if ! [[ "$seconds" =~ ^[1-9][0-9]*$ ]]; then
+    echo "run_on_device.sh: RUN_TIMEOUT / SANITIZER_TIMEOUT: '$seconds' is not a positive whole number of seconds" >&2
+    exit 2
+  fi
+done
 here=$(dirname "$(realpath "$0")")
 budget=$here/gpu_vs_cpu_budget.json
 work=$(mktemp -d)
