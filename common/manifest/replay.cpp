@@ -66,7 +66,8 @@ std::string replay_path_for(const std::string& original) {
 
 int replay_from_manifest_if_asked(const std::string& tool_name, int argc, char** argv,
                                   const std::function<int(int, char**)>& run,
-                                  const std::vector<ReplayDefault>& older_defaults) {
+                                  const std::vector<ReplayDefault>& older_defaults,
+                                  const ReplayOutputCheck& output_check) {
   ReplayRequest request;
   if (!find_request(argc, argv, request)) return -1;
   const fs::path manifest_path = fs::absolute(request.manifest_path);
@@ -108,15 +109,26 @@ int replay_from_manifest_if_asked(const std::string& tool_name, int argc, char**
   if (status != 0) return status;
 
   // Compare what the replay wrote with what M recorded.
-  bool all_match = true;
+  bool all_match = true, any_equivalent = false;
   nlohmann::json report = {{"manifest", manifest_path.string()}, {"inputs_verified", true}};
   for (const auto& output : outputs) {
     const std::string original = output.value("path", "");
     const std::string replay = replaced[original];
     const std::string actual = fs::exists(replay) ? sha256_file(replay) : "missing";
     const bool match = actual == output.value("sha256", "");
-    all_match = all_match && match;
-    report["outputs"].push_back({{"recorded", original}, {"replay", replay}, {"match", match}});
+    nlohmann::json entry = {{"recorded", original}, {"replay", replay}, {"match", match}};
+    std::optional<nlohmann::json> check;
+    if (!match && actual != "missing" && output_check)
+      check = output_check(manifest, output, replay);
+    if (check) {
+      const bool equivalent = check->value("equivalent", false);
+      entry["equivalent"] = *check;
+      any_equivalent = any_equivalent || equivalent;
+      all_match = all_match && equivalent;
+    } else {
+      all_match = all_match && match;
+    }
+    report["outputs"].push_back(entry);
   }
   const std::string first_output = outputs.empty() ? "" : replaced[outputs[0].value("path", "")];
   if (!first_output.empty() && fs::exists(manifest_path_for(first_output))) {
@@ -136,6 +148,8 @@ int replay_from_manifest_if_asked(const std::string& tool_name, int argc, char**
   std::cout << report.dump(2) << '\n';
   std::cerr << tool_name << ": replay of " << manifest_path.string() << ": "
             << (all_match ? "outputs and counts match" : "MISMATCH")
+            << (all_match && any_equivalent ? " (an output within its budget, not bit for bit)"
+                                            : "")
             << (report["same_executable"] ? "" : " (the executable differs from the recorded one)")
             << '\n';
   return all_match ? kExitOk : kExitFailure;
@@ -143,10 +157,11 @@ int replay_from_manifest_if_asked(const std::string& tool_name, int argc, char**
 
 int run_stage_main(const std::string& tool_name, int argc, char** argv,
                    const std::function<int(int, char**)>& run,
-                   const std::vector<ReplayDefault>& older_defaults) {
+                   const std::vector<ReplayDefault>& older_defaults,
+                   const ReplayOutputCheck& output_check) {
   return run_tool(tool_name, [&] {
     const int replay_status =
-        replay_from_manifest_if_asked(tool_name, argc, argv, run, older_defaults);
+        replay_from_manifest_if_asked(tool_name, argc, argv, run, older_defaults, output_check);
     return replay_status >= 0 ? replay_status : run(argc, argv);
   });
 }

@@ -17,6 +17,7 @@
 #include "frame/frame_io.h"
 #include "manifest/manifest.h"
 #include "manifest/replay.h"
+#include "replay_check.h"
 #include "tone_exposure.h"
 
 namespace starlens {
@@ -269,5 +270,6 @@ int run(int argc, char** argv) {
 }  // namespace starlens
 
 int main(int argc, char** argv) {
-  return starlens::run_stage_main(starlens::kTool, argc, argv, starlens::run);
+  return starlens::run_stage_main(starlens::kTool, argc, argv, starlens::run, {},
+                                  starlens::check_gpu_replay_output);
 }
