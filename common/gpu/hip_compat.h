@@ -23,6 +23,12 @@ __device__ inline unsigned lane_shift_up(unsigned value, unsigned lanes) {
   return __shfl_up(value, lanes, 32);
 }
 
+// Bit k set where lane k of the calling group of 32 passes `predicate` (a wavefront of 64
+// holds two groups: the calling one's half of the ballot).
+__device__ inline unsigned lane_ballot(bool predicate) {
+  return unsigned(__ballot(predicate) >> (threadIdx.x & 32u));
+}
+
 // Copies of 16 bytes from global into shared memory that complete by the next
 // wait_copies_but_last(): asynchronous on NVIDIA (cp.async); here plain copies, complete at once.
 __device__ inline void copy_to_shared_async(void* shared_destination, const void* source) {
@@ -55,6 +61,11 @@ __device__ inline unsigned lane_broadcast(unsigned value, int source) {
 // must take part.
 __device__ inline unsigned lane_shift_up(unsigned value, unsigned lanes) {
   return __shfl_up_sync(0xffffffffu, value, lanes);
+}
+
+// Bit k set where lane k of the warp passes `predicate`; all lanes must take part.
+__device__ inline unsigned lane_ballot(bool predicate) {
+  return __ballot_sync(0xffffffffu, predicate);
 }
 
 // atomicAdd(counter, 1) for every calling lane, with one atomic per distinct counter among
