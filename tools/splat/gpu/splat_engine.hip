@@ -146,10 +146,10 @@ struct SplatEngine::State {
     const bool scatter = strategy == GpuStrategy::scatter16;
     auto& owner = scatter ? scatter_tiles : tile == 16 ? tiles16 : tiles32;
     // Segments of a tile's list: long enough to amortise a block's frame update, short
-    // enough that a hot spot's few tiles still spread over all multiprocessors. (tile16's
-    // warp blocks, 2 x 10^7 events on the H200: 256 -> 1,024 gave 45.3 -> 49.3 G/s uniform,
-    // 39.4 -> 43.1 hot spot.)
-    const std::uint32_t segment = scatter ? options.scatter_segment : tile == 16 ? 1024u : 512u;
+    // enough that a hot spot's few tiles still spread over all multiprocessors. (The warp
+    // blocks, 2 x 10^7 events on the H200: tile16 256 -> 1,024 gave 45.3 -> 49.3 G/s uniform,
+    // 39.4 -> 43.1 hot spot; tile32 512 -> 2,048 32.2 -> 31.7 uniform, 26.7 -> 29.3 hot spot.)
+    const std::uint32_t segment = scatter ? options.scatter_segment : tile == 16 ? 1024u : 2048u;
     if (!owner) {
       // By default a full batch's references at the bound per cached event: one round a batch
       // (2^26 references for tile16 at the default sizes), but no more than 2^27 (512 MB), so
