@@ -48,6 +48,8 @@ __global__ void __launch_bounds__(kBlock)
   using Block = WarpBlock<kTile, kWidth, kHeight>;
   constexpr std::int32_t kRows = Block::kRows;
   __shared__ CachedEvent staged[kBlock];
+  // The staged boxes once more, side by side: the ballot's 32 lanes read 32 of them at once,
+  // which at the records' 128-byte stride would all fall on the same banks.
   __shared__ PixelBox boxes[kBlock];
   const Block block;
   const std::uint32_t lane = threadIdx.x % 32;
