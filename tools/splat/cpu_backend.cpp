@@ -49,9 +49,10 @@ class CpuBackend final : public SplatBackend {
   }
 
   void accumulate(std::span<const StarEvent> events) override {
-    for (const StarEvent& event : events) {
-      counts_.add(stream_event_class(event, header_.psf));
-      batch_.push_back(event);
+    while (!events.empty()) {
+      const std::size_t take = std::min(events.size(), kBatchEvents - batch_.size());
+      batch_.insert(batch_.end(), events.begin(), events.begin() + take);
+      events = events.subspan(take);
       if (batch_.size() == kBatchEvents) flush_batch();
     }
   }
@@ -90,24 +91,54 @@ class CpuBackend final : public SplatBackend {
     return true;
   }
 
-  // Bins the events of one class by row band (counting sort, stream order kept).
-  void bin_by_band(const std::vector<StarEvent>& events) {
-    band_offsets_.assign(band_count_ + 1, 0);
-    for (const StarEvent& event : events) {
-      std::uint32_t first = 0, last = 0;
-      if (!event_rows(event, first, last)) continue;
-      for (std::uint32_t band = first / band_rows_; band <= last / band_rows_; ++band)
-        ++band_offsets_[band + 1];
-    }
-    for (std::uint32_t band = 0; band < band_count_; ++band)
-      band_offsets_[band + 1] += band_offsets_[band];
-    band_events_.resize(band_offsets_[band_count_]);
-    std::vector<std::size_t> cursor(band_offsets_.begin(), band_offsets_.end() - 1);
-    for (std::size_t index = 0; index < events.size(); ++index) {
-      std::uint32_t first = 0, last = 0;
-      if (!event_rows(events[index], first, last)) continue;
-      for (std::uint32_t band = first / band_rows_; band <= last / band_rows_; ++band)
-        band_events_[cursor[band]++] = static_cast<std::uint32_t>(index);
+  bool evaluated_directly(const StarEvent& event) const {
+    return settings_.all_direct || event.support > header_.psf.cache_radius;
+  }
+
+  // Bins the batch's events of one evaluator (direct or cached) by row band: a counting sort
+  // on all threads, each over its own contiguous slice, so that every band keeps stream order.
+  void bin_by_band(bool direct) {
+    const std::size_t count = batch_.size();
+    const std::size_t bands = band_count_;
+    const std::size_t max_threads = std::size_t(std::max(1, omp_get_max_threads()));
+    slice_counts_.assign(max_threads * bands, 0);
+    band_offsets_.assign(bands + 1, 0);
+#pragma omp parallel
+    {
+      const std::size_t thread = std::size_t(omp_get_thread_num());
+      const std::size_t threads = std::size_t(omp_get_num_threads());
+      const std::size_t begin = count * thread / threads;
+      const std::size_t end = count * (thread + 1) / threads;
+      std::size_t* slots = slice_counts_.data() + thread * bands;
+      const auto for_each_band = [&](auto&& visit) {
+        for (std::size_t index = begin; index < end; ++index) {
+          const StarEvent& event = batch_[index];
+          std::uint32_t first = 0, last = 0;
+          if (evaluated_directly(event) != direct || !event_rows(event, first, last)) continue;
+          for (std::uint32_t band = first / band_rows_; band <= last / band_rows_; ++band)
+            visit(band, index);
+        }
+      };
+      for_each_band([&](std::uint32_t band, std::size_t) { ++slots[band]; });
+#pragma omp barrier
+#pragma omp single
+      {
+        // Each slice's place in each band: the bands in order, the slices in order within.
+        std::size_t position = 0;
+        for (std::size_t band = 0; band < bands; ++band) {
+          band_offsets_[band] = position;
+          for (std::size_t slice = 0; slice < threads; ++slice) {
+            const std::size_t in_slice = slice_counts_[slice * bands + band];
+            slice_counts_[slice * bands + band] = position;
+            position += in_slice;
+          }
+        }
+        band_offsets_[bands] = position;
+        band_events_.resize(position);
+      }
+      for_each_band([&](std::uint32_t band, std::size_t index) {
+        band_events_[slots[band]++] = static_cast<std::uint32_t>(index);
+      });
     }
   }
 
@@ -116,8 +147,8 @@ class CpuBackend final : public SplatBackend {
   // Bands are handed out busiest first, so that the last ones taken are short (the order of
   // the bands changes no bit: each pixel belongs to one band, whose events keep stream order).
   template <class Evaluate>
-  std::uint64_t accumulate_bands(const std::vector<StarEvent>& events, double& cpu_seconds,
-                                 Evaluate evaluate) {
+  std::uint64_t accumulate_bands(double& cpu_seconds, Evaluate evaluate) {
+    const std::vector<StarEvent>& events = batch_;
     for (std::uint32_t band = 0; band < band_count_; ++band) band_order_[band] = band;
     std::stable_sort(band_order_.begin(), band_order_.end(), [&](std::uint32_t a, std::uint32_t b) {
       return band_offsets_[a + 1] - band_offsets_[a] > band_offsets_[b + 1] - band_offsets_[b];
@@ -162,38 +193,39 @@ class CpuBackend final : public SplatBackend {
   // contributions are measured on their own (the cache figure is the one that scales).
   void flush_batch() {
     if (batch_.empty()) return;
-    cached_.clear();
-    direct_.clear();
-    for (const StarEvent& event : batch_)
-      (settings_.all_direct || event.support > header_.psf.cache_radius ? direct_ : cached_)
-          .push_back(event);
-    batch_.clear();
+    std::uint64_t direct_count = 0;
+    const double cache_radius = header_.psf.cache_radius;
+    const std::size_t count = batch_.size();
+#pragma omp parallel for schedule(static) reduction(+ : direct_count)
+    for (std::size_t index = 0; index < count; ++index)
+      direct_count += batch_[index].support > cache_radius;  // stream_event_class
+    counts_.by_class[static_cast<int>(EventClass::direct)] += direct_count;
+    counts_.by_class[static_cast<int>(EventClass::cache)] += count - direct_count;
     double* rgb = frame_.rgb.data();
     const std::uint32_t width = header_.width, height = header_.height;
-    if (!cached_.empty()) {
-      {
-        ScopedPhase phase(times_, "binning");
-        bin_by_band(cached_);
-      }
+    {
+      ScopedPhase phase(times_, "binning");
+      bin_by_band(false);
+    }
+    if (!band_events_.empty()) {
       ScopedPhase phase(times_, "accumulate_cache");
       contributions_cache_ += accumulate_bands(
-          cached_, cpu_cache_seconds_,
-          [&](const StarEvent& event, std::uint32_t begin, std::uint32_t end) {
+          cpu_cache_seconds_, [&](const StarEvent& event, std::uint32_t begin, std::uint32_t end) {
             return accumulate_cached(event, *cache_, rgb, width, height, begin, end);
           });
     }
-    if (!direct_.empty()) {
-      {
-        ScopedPhase phase(times_, "binning");
-        bin_by_band(direct_);
-      }
-      ScopedPhase phase(times_, "accumulate_direct");
-      contributions_direct_ +=
-          accumulate_bands(direct_, cpu_direct_seconds_,
-                           [&](const StarEvent& event, std::uint32_t begin, std::uint32_t end) {
-                             return accumulate_direct(event, psf_, rgb, width, height, begin, end);
-                           });
+    {
+      ScopedPhase phase(times_, "binning");
+      bin_by_band(true);
     }
+    if (!band_events_.empty()) {
+      ScopedPhase phase(times_, "accumulate_direct");
+      contributions_direct_ += accumulate_bands(
+          cpu_direct_seconds_, [&](const StarEvent& event, std::uint32_t begin, std::uint32_t end) {
+            return accumulate_direct(event, psf_, rgb, width, height, begin, end);
+          });
+    }
+    batch_.clear();
   }
 
   SplatSettings settings_;
@@ -205,8 +237,7 @@ class CpuBackend final : public SplatBackend {
   std::uint32_t band_count_ = 0;
   std::vector<std::uint32_t> band_order_;  // bands by decreasing event count
   std::vector<StarEvent> batch_;
-  std::vector<StarEvent> cached_;
-  std::vector<StarEvent> direct_;
+  std::vector<std::size_t> slice_counts_;  // per thread and band: its count, then its cursor
   std::vector<std::size_t> band_offsets_;
   std::vector<std::uint32_t> band_events_;
   EventClassCounts counts_;
