@@ -39,11 +39,9 @@ std::uint32_t strategy_tile_size(GpuStrategy strategy) {
 }
 
 AdaptiveThresholds default_adaptive_thresholds() {
-  // Measured on the H200 (docs/gpu.md, "Adaptive"): atomics won every batch up to 32 event
-  // centres per occupied 32 px tile (3x at 32); at 128 (10^8 events, uniform and hot spot)
-  // scatter16 beat tile16 by 10-20% and tile32 by more, and was within 4% of atomic on the
-  // hot spot and 27% ahead of it on the uniform field. scatter16 from 64 on; tile16 and
-  // tile32 are never chosen.
+  // Atomics win sparse batches (few events share a tile, so binning costs more than it
+  // saves); from 64 event centres per occupied 32 px tile on, scatter16 wins or ties every
+  // other strategy, so tile16 and tile32 are never chosen (docs/gpu.md, "Adaptive").
   return {1e300, 1e300, 64.0};
 }
 

@@ -24,9 +24,9 @@ constexpr std::uint32_t kNoReference = ~0u;
 
 // Where a tile pixel's sums sit in a warp's copy: row r's columns rotated by 11 r. A warp walks
 // an event's box row by row, so a half-warp's 16 lanes span two or three rows of a few
-// columns each; unrotated, rows share their banks (one 8-byte bank pair per column), and a
-// half-warp's access took 2.4 times the ideal number of shared-memory passes (ncu). 11
-// spreads the rows of the benchmark's boxes best (a model of the walk over its events).
+// columns each; unrotated, rows share their banks (one 8-byte bank pair per column) and a
+// half-warp's access takes several shared-memory passes. 11 spreads the rows of the
+// benchmark's boxes best (a model of the walk over its events; docs/gpu.md, "Measured choices").
 __device__ inline std::uint32_t copy_slot(std::uint32_t row, std::uint32_t column) {
   return row * kTile + ((column + 11 * row) & (kTile - 1));
 }
@@ -92,9 +92,9 @@ __global__ void __launch_bounds__(kScatterBlock)
 
     // Warp w takes the groups w, w + kWarps, ... of kGroup consecutive references. The
     // records of the next group are copied into shared memory while this one is summed, and
-    // the indices are read a group further ahead: no reference waits for memory (before,
-    // with the next records prefetched into L1, waits for records were a quarter of the
-    // kernel's stall samples: ncu).
+    // the indices are read a group further ahead: no reference waits for memory (records
+    // only prefetched into L1 left the kernel waiting for them; docs/gpu.md, "Measured
+    // choices").
     auto group_references = [&](std::uint32_t group) {
       const std::uint32_t r = group * kGroup + lane % kGroup;
       return r < item.ref_count ? buffers.references[item.ref_begin + r] : kNoReference;

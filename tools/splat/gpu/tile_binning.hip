@@ -74,8 +74,8 @@ __device__ ScanSums block_inclusive_scan(ScanSums value, ScanSums& total) {
 // One block: the batch's totals first, so that a batch that would exceed any capacity writes
 // nothing (the overflow is recorded); then exclusive scans of the per-tile sums, 1,024 tiles
 // at a time, give each tile its reference range, work items and partial-sum slots. The counts
-// are reset for the next batch. Every read of the counts is coalesced (before, each thread
-// scanned its own run of tiles, and the kernel took 70 us a batch).
+// are reset for the next batch. Every read of the counts is coalesced (a thread scanning its
+// own run of tiles was slower; docs/gpu.md, "Measured choices").
 __global__ void __launch_bounds__(kScanThreads) tile_scan_kernel(TileBuffers buffers) {
   __shared__ bool overflow;
   const std::uint32_t tiles = buffers.grid.count();

@@ -35,11 +35,7 @@ struct WarpBlock {
 // Each lane tests one of 32 staged events' boxes against its warp's block, and the warp walks
 // only the events a ballot found, each lane adding its own pixels' weights in registers. (Row
 // bands, where every lane tested every event of its band, were slower: with the default PSF
-// about 20 of a tile16's 256 pixels are an event's. 2 x 10^7 events on the H200, uniform / hot
-// spot, tile16 in 8 x 4 blocks: 36.7 -> 49.3 / 32.9 -> 43.1 G contributions/s with segments
-// of 1,024 references, bench/gpu_splat/results/h200-2026-11-30-session11/dev/5-tile16-ballot;
-// tile32 in 16 x 8 blocks: 30.1 -> 31.7 / 26.3 -> 29.3 with segments of 2,048, session12's
-// dev/3-tile32-blocks.)
+// about 20 of a tile16's 256 pixels are an event's. docs/gpu.md, "Measured choices".)
 template <std::int32_t kTile, std::int32_t kWidth, std::int32_t kHeight>
 __global__ void __launch_bounds__(kBlock)
     tile_accumulate_kernel(const PreparedEvent* events, TileBuffers buffers,
