@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <parallel/algorithm>
 #include <tuple>
 #include <utility>
 
@@ -121,12 +122,21 @@ TriangleIndex::TriangleIndex(const LensMesh& mesh, int catalogue_order,
     cells_of_group[g] = sky.cells_in_disc(groups[g].cap.centre,
                                           std::min(groups[g].cap.radius + kPlanarPadding, kPi));
   groups = {};
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> pairs;
+  // Every (cell, group) pair, sorted by cell then group: filled and sorted on all threads
+  // (there are tens of millions at the catalogue orders of large stores).
+  std::vector<std::size_t> first_of_group(cells_of_group.size() + 1, 0);
   for (std::size_t g = 0; g < cells_of_group.size(); ++g)
+    first_of_group[g + 1] = first_of_group[g] + cells_of_group[g].size();
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> pairs(first_of_group.back());
+#pragma omp parallel for schedule(dynamic, 256)
+  for (std::size_t g = 0; g < cells_of_group.size(); ++g) {
+    std::size_t i = first_of_group[g];
     for (const std::uint64_t cell : cells_of_group[g])
-      pairs.emplace_back(cell, static_cast<std::uint32_t>(g));
+      pairs[i++] = {cell, static_cast<std::uint32_t>(g)};
+    cells_of_group[g] = {};
+  }
   cells_of_group = {};
-  std::sort(pairs.begin(), pairs.end());
+  __gnu_parallel::sort(pairs.begin(), pairs.end());
   statistics_.cell_group_pairs = pairs.size();
   std::vector<std::size_t> first_pair;  // of each cell
   for (std::size_t i = 0; i < pairs.size(); ++i)
@@ -136,6 +146,7 @@ TriangleIndex::TriangleIndex(const LensMesh& mesh, int catalogue_order,
     }
   first_pair.push_back(pairs.size());
   std::vector<std::uint32_t> group_of_pair(pairs.size());
+#pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < pairs.size(); ++i) group_of_pair[i] = pairs[i].second;
   pairs = {};
 
@@ -146,28 +157,51 @@ TriangleIndex::TriangleIndex(const LensMesh& mesh, int catalogue_order,
   for (std::size_t c = 0; c < cells_.size(); ++c)
     built[c] = build_cell(cells_[c], group_of_pair.data() + first_pair[c],
                           first_pair[c + 1] - first_pair[c], group_bounds);
-  grids_.reserve(cells_.size());
-  for (CellBuild& cell : built) {
-    const auto entry_base = static_cast<std::uint32_t>(entries_.size());
-    const auto bin_base = static_cast<std::uint32_t>(bin_offsets_.size());
-    const auto bucket_base = static_cast<std::uint32_t>(buckets_.size());
+  // Appended in cell order, each cell's part of every array at its offset: the offsets by a
+  // prefix sum, the copies on all threads.
+  struct Offsets {
+    std::size_t levels = 0, bins = 0, buckets = 0, entries = 0;
+  };
+  std::vector<Offsets> offsets(built.size() + 1);
+  for (std::size_t c = 0; c < built.size(); ++c) {
+    offsets[c + 1].levels = offsets[c].levels + built[c].levels.size();
+    offsets[c + 1].bins = offsets[c].bins + built[c].bin_offsets.size();
+    offsets[c + 1].buckets = offsets[c].buckets + built[c].buckets.size();
+    offsets[c + 1].entries = offsets[c].entries + built[c].entries.size();
+    statistics_.unprojected_entries += built[c].unprojected;
+  }
+  grids_.resize(built.size());
+  levels_.resize(offsets.back().levels);
+  bin_offsets_.resize(offsets.back().bins);
+  buckets_.resize(offsets.back().buckets);
+  entries_.resize(offsets.back().entries);
+#pragma omp parallel for schedule(dynamic, 64)
+  for (std::size_t c = 0; c < built.size(); ++c) {
+    CellBuild& cell = built[c];
+    const Offsets& at = offsets[c];
+    const auto entry_base = static_cast<std::uint32_t>(at.entries);
+    const auto bin_base = static_cast<std::uint32_t>(at.bins);
+    const auto bucket_base = static_cast<std::uint32_t>(at.buckets);
     CellGrid grid = cell.grid;
     grid.first_unprojected = entry_base;
     grid.end_unprojected = entry_base + cell.unprojected;
-    grid.first_level = static_cast<std::uint32_t>(levels_.size());
+    grid.first_level = static_cast<std::uint32_t>(at.levels);
     grid.end_level = grid.first_level + static_cast<std::uint32_t>(cell.levels.size());
-    grids_.push_back(grid);
-    for (GridLevel level : cell.levels) {
+    grids_[c] = grid;
+    for (std::size_t l = 0; l < cell.levels.size(); ++l) {
+      GridLevel level = cell.levels[l];
       level.first += level.mask == 0 ? bin_base : bucket_base;
-      levels_.push_back(level);
+      levels_[at.levels + l] = level;
     }
-    for (const std::uint32_t offset : cell.bin_offsets) bin_offsets_.push_back(entry_base + offset);
-    for (Bucket bucket : cell.buckets) {
+    for (std::size_t b = 0; b < cell.bin_offsets.size(); ++b)
+      bin_offsets_[at.bins + b] = entry_base + cell.bin_offsets[b];
+    for (std::size_t b = 0; b < cell.buckets.size(); ++b) {
+      Bucket bucket = cell.buckets[b];
       if (bucket.key != 0) bucket.first += entry_base, bucket.end += entry_base;
-      buckets_.push_back(bucket);
+      buckets_[at.buckets + b] = bucket;
     }
-    entries_.insert(entries_.end(), cell.entries.begin(), cell.entries.end());
-    statistics_.unprojected_entries += cell.unprojected;
+    std::copy(cell.entries.begin(), cell.entries.end(),
+              entries_.begin() + static_cast<std::ptrdiff_t>(at.entries));
     cell = CellBuild();
   }
   statistics_.cell_grid_entries = entries_.size() - statistics_.unprojected_entries;
