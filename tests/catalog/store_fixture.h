@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <numbers>
 #include <random>
 #include <vector>
 
@@ -21,7 +22,7 @@ inline std::vector<StarRecord> random_stars(std::size_t count, std::uint32_t see
   std::vector<StarRecord> stars(count);
   for (std::size_t i = 0; i < count; ++i) {
     double ra = 360.0 * unit(random);
-    double dec = std::asin(2.0 * unit(random) - 1.0) * 180.0 / 3.14159265358979323846;
+    double dec = std::asin(2.0 * unit(random) - 1.0) * 180.0 / std::numbers::pi;
     if (clumped && i % 3 == 0) {
       ra = 266.4 + 2.0 * unit(random);
       dec = -29.0 + 2.0 * unit(random);

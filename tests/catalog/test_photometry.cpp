@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <numbers>
 
 #include "catalog/photometry.h"
 #include "catalog/sky_cells.h"
@@ -92,7 +93,7 @@ TEST_CASE("cells: keys are hierarchical NESTED indices") {
   const SkyCells cells(5);
   CHECK(cells.count() == 12 * 1024);
   CHECK(cells.cell_solid_angle_sr() * static_cast<double>(cells.count()) ==
-        doctest::Approx(4 * kPi));
+        doctest::Approx(4 * std::numbers::pi));
   for (double ra : {0.0, 45.0, 123.456, 359.9999}) {
     for (double dec : {-89.99, -30.0, 0.0, 41.8, 89.999}) {
       const std::uint64_t key = sky_key(ra, dec);

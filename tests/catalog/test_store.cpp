@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <numbers>
 
 #include "catalog/store_format.h"
 #include "catalog/store_reader.h"
@@ -68,8 +69,8 @@ TEST_CASE("store: every star read back once, in its ang2pix cell, with consisten
   bool cells_match = true, cells_sorted = true;
   for (std::uint64_t cell = 0; cell < store.cell_count(); ++cell) {
     for (const CatalogStar& star : all.cell(cell)) {
-      const auto expected =
-          static_cast<std::uint64_t>(healpix.ang2pix(pointing(kPi / 2 - star.dec, star.ra)));
+      const auto expected = static_cast<std::uint64_t>(
+          healpix.ang2pix(pointing(std::numbers::pi / 2 - star.dec, star.ra)));
       cells_match = cells_match && expected == cell && star.cell == cell;
       cells_sorted = cells_sorted && expected >= previous_cell;
       previous_cell = expected;
@@ -82,8 +83,8 @@ TEST_CASE("store: every star read back once, in its ang2pix cell, with consisten
   // Counting the stars of each cell independently gives the same offsets.
   std::vector<std::uint64_t> counted(store.cell_count(), 0);
   for (const auto& star : stars)
-    ++counted[static_cast<std::size_t>(
-        healpix.ang2pix(pointing(kPi / 2 - star.dec_deg * kDegree, star.ra_deg * kDegree)))];
+    ++counted[static_cast<std::size_t>(healpix.ang2pix(
+        pointing(std::numbers::pi / 2 - star.dec_deg * kDegree, star.ra_deg * kDegree)))];
   CHECK(per_cell == counted);
   // Degrees -> radians -> degrees may differ in the last bit; compare within 1e-12 deg.
   const auto expected_values = values_of(stars);

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <numbers>
 #include <vector>
 
 #include "core/errors.h"
@@ -80,8 +81,9 @@ TEST_CASE("hotspot: the share inside k sigma of the centre matches the mixture's
     for (const auto& e : events) inside += std::hypot(e.x - 200, e.y - 150) < radius;
     // A 2-D Gaussian puts 1 - exp(-k^2/2) within k sigma; the uniform rest puts the disc's
     // share of the frame's area. (The Gaussian's mass off the frame is ~e^-50: none.)
-    const double expected = options.hotspot_fraction * (1 - std::exp(-k * k / 2)) +
-                            (1 - options.hotspot_fraction) * M_PI * radius * radius / (400.0 * 300);
+    const double expected =
+        options.hotspot_fraction * (1 - std::exp(-k * k / 2)) +
+        (1 - options.hotspot_fraction) * std::numbers::pi * radius * radius / (400.0 * 300);
     CHECK(within_binomial(double(inside) / kCount, expected, kCount));
   }
 }

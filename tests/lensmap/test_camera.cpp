@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <numbers>
 #include <random>
 
 #include "core/errors.h"
@@ -71,9 +72,9 @@ TEST_CASE("projection formulas at closed-form points") {
   CHECK(angle(equirect.direction(400, 150), Vec3{-1, 0, 0}) < 1e-15);
   // Fisheye (equidistant): angle from forward grows linearly with radius, fov/2 at W/2.
   const Camera fisheye = equatorial_camera(Projection::fisheye, 180);
-  CHECK(std::abs(angle(fisheye.direction(400, 150), kX) - kPi / 2) < 1e-15);
-  CHECK(std::abs(angle(fisheye.direction(200 + 60, 150 + 80), kX) - (100.0 / 200.0) * kPi / 2) <
-        1e-15);
+  CHECK(std::abs(angle(fisheye.direction(400, 150), kX) - std::numbers::pi / 2) < 1e-15);
+  CHECK(std::abs(angle(fisheye.direction(200 + 60, 150 + 80), kX) -
+                 (100.0 / 200.0) * std::numbers::pi / 2) < 1e-15);
 }
 
 TEST_CASE("pixel <-> direction round trips for all three projections") {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <numbers>
 #include <stdexcept>
 #include <vector>
 
@@ -26,7 +27,7 @@ inline MoffatParameters from_fwhm(double fwhm, double beta) {
 }
 
 inline long double density(const MoffatParameters& m, long double r_sq) {
-  const long double pi = 3.141592653589793238462643383279502884L;
+  const long double pi = std::numbers::pi_v<long double>;
   return (m.beta - 1) / (pi * m.alpha * m.alpha) *
          std::pow(1 + r_sq / (m.alpha * m.alpha), -m.beta);
 }
@@ -191,7 +192,7 @@ inline long double rectangle_integral_gauss(const MoffatParameters& m, double x0
 inline double enclosed_in_rectangle_polar(const MoffatParameters& m, double x0, double x1,
                                           double y0, double y1, double support) {
   if (!(x0 <= 0 && x1 >= 0 && y0 <= 0 && y1 >= 0)) throw std::logic_error("centre outside");
-  const double pi = 3.14159265358979323846;
+  const double pi = std::numbers::pi;
   auto exit_distance = [&](double theta) {
     const double c = std::cos(theta), s = std::sin(theta);
     double r = support;

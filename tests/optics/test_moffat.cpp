@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <numbers>
 #include <random>
 
 #include "optics/moffat.h"
@@ -11,8 +12,6 @@
 
 namespace starlens {
 namespace {
-
-constexpr double kPi = 3.14159265358979323846;
 
 double relative_error(double value, double reference) {
   return std::fabs(value - reference) / std::fabs(reference);
@@ -38,8 +37,8 @@ TEST_CASE("the enclosed fraction is the radial integral of the density") {
   for (const Shape& s : kShapes) {
     const Moffat psf = moffat_from_fwhm(s.fwhm, s.beta);
     for (double r : {1e-3, 0.5, 1.0, 3.0, 16.0, 256.0}) {
-      const double radial =
-          quad.integrate([&](double t) { return 2 * kPi * t * moffat_density(psf, t); }, 0, r);
+      const double radial = quad.integrate(
+          [&](double t) { return 2 * std::numbers::pi * t * moffat_density(psf, t); }, 0, r);
       CHECK(relative_error(moffat_enclosed(psf, r), radial) < 1e-13);
     }
     // Near the centre E(r) ~ (beta-1) r^2/alpha^2 keeps its relative accuracy.
@@ -104,7 +103,7 @@ TEST_CASE("random pixels and clips match nested Cartesian quadrature") {
   for (int trial = 0; trial < 200; ++trial) {
     // Distances from 1e-3 to 300 px, log-uniform; phases uniform; clips through the pixel.
     const double distance = std::exp(std::log(1e-3) + unit(random) * std::log(3e5));
-    const double angle = 2 * kPi * unit(random);
+    const double angle = 2 * std::numbers::pi * unit(random);
     const double x0 = distance * std::cos(angle) - unit(random);
     const double y0 = distance * std::sin(angle) - unit(random);
     const double centre = std::hypot(x0 + 0.5, y0 + 0.5);
@@ -160,7 +159,7 @@ TEST_CASE("degenerate rectangles and pixels beyond the clip circle are empty") {
 // (4/pi) k atan(k), k = L / sqrt(alpha^2 + L^2).
 double square_flux_beta2(double alpha, double half_side) {
   const double k = half_side / std::sqrt(alpha * alpha + half_side * half_side);
-  return 4 / kPi * k * std::atan(k);
+  return 4 / std::numbers::pi * k * std::atan(k);
 }
 
 TEST_CASE("the pixels of a window sum to the window's flux") {

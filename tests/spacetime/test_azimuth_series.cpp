@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <random>
 
 #include "core/errors.h"
@@ -22,12 +23,10 @@ using starlens::Vec3;
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
-
 // |d azimuth / d psi| of the closed form, by a central difference well inside the smooth part.
 double closed_form_slope(double r_obs, double psi) {
   const double step = std::min(1e-6, (psi - sw::critical_angle(r_obs)) / 8);
-  const double high = std::min(psi + step, kPi), low = psi - step;
+  const double high = std::min(psi + step, std::numbers::pi), low = psi - step;
   return std::abs(sw::escape_azimuth(r_obs, high) - sw::escape_azimuth(r_obs, low)) / (high - low);
 }
 
@@ -64,12 +63,14 @@ TEST_CASE("the azimuth series agrees with the closed form it was fitted to") {
     const double critical = sw::critical_angle(r_obs);
     // Offsets from the critical angle spread evenly in their logarithm (1e-9 to pi), then
     // angles spread evenly over the escaping range.
-    std::uniform_real_distribution<double> log_offset(std::log(1e-9), std::log(kPi - critical));
-    std::uniform_real_distribution<double> angle(critical, kPi);
+    std::uniform_real_distribution<double> log_offset(std::log(1e-9),
+                                                      std::log(std::numbers::pi - critical));
+    std::uniform_real_distribution<double> angle(critical, std::numbers::pi);
     double worst = 0;
     for (int i = 0; i < 40000; ++i) {
-      const double psi =
-          i % 2 ? angle(random) : std::min(kPi, critical + std::exp(log_offset(random)));
+      const double psi = i % 2
+                             ? angle(random)
+                             : std::min(std::numbers::pi, critical + std::exp(log_offset(random)));
       if (sw::is_captured(r_obs, psi)) continue;
       const double exact = sw::escape_azimuth(r_obs, psi);
       // Near the critical angle the closed form itself is good to a few long-double ulp of

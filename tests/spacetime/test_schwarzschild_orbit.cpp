@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <numbers>
 
 #include "deflection_angles.h"
 #include "orbit_reference.h"
@@ -13,7 +14,6 @@ namespace sw = starlens::schwarzschild;
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 constexpr double kBudget = 1e-10;  // DESIGN §10
 
 }  // namespace
@@ -59,17 +59,17 @@ TEST_CASE("capture is decided on both sides of the critical angle") {
       CHECK(std::isfinite(sw::escape_azimuth(r_obs, critical + offset)));
     }
     CHECK(sw::is_captured(r_obs, 0.0));
-    CHECK_FALSE(sw::is_captured(r_obs, kPi / 2));
-    CHECK_FALSE(sw::is_captured(r_obs, kPi));
+    CHECK_FALSE(sw::is_captured(r_obs, std::numbers::pi / 2));
+    CHECK_FALSE(sw::is_captured(r_obs, std::numbers::pi));
   }
 }
 
 TEST_CASE("the deflection has its limiting values") {
-  // Radially outgoing: no azimuth at all (sin(kPi) is 1.2e-16, not 0). Far observer, ray at
-  // periapsis: half the weak-field deflection 4/b + 15 pi/(4 b^2) + O(1/b^3) beyond pi/2.
-  CHECK(sw::escape_azimuth(30, kPi) < 1e-15);
+  // Radially outgoing: no azimuth at all (sin(std::numbers::pi) is 1.2e-16, not 0). Far observer,
+  // ray at periapsis: half the weak-field deflection 4/b + 15 pi/(4 b^2) + O(1/b^3) beyond pi/2.
+  CHECK(sw::escape_azimuth(30, std::numbers::pi) < 1e-15);
   const double r_obs = 1e6;
   const double b = r_obs / std::sqrt(1 - 2 / r_obs);
-  CHECK(std::abs(sw::escape_azimuth(r_obs, kPi / 2) - (kPi / 2 + 2 / b + 15 * kPi / (8 * b * b))) <
-        1e-15);
+  CHECK(std::abs(sw::escape_azimuth(r_obs, std::numbers::pi / 2) -
+                 (std::numbers::pi / 2 + 2 / b + 15 * std::numbers::pi / (8 * b * b))) < 1e-15);
 }

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <numbers>
 #include <random>
 
 #include "core/errors.h"
@@ -15,8 +16,6 @@
 using starlens::Vec3;
 
 namespace {
-
-constexpr double kPi = 3.14159265358979323846;
 
 Vec3 random_direction(std::mt19937_64& random) {
   std::normal_distribution<double> normal;
@@ -92,7 +91,7 @@ TEST_CASE("the Schwarzschild map is axisymmetric about the hole") {
   const Vec3 hole = random_direction(random);
   const starlens::SchwarzschildSpacetime hole_space({10, hole});
   const double critical = starlens::schwarzschild::critical_angle(10);
-  std::uniform_real_distribution<double> angle(0, 2 * kPi);
+  std::uniform_real_distribution<double> angle(0, 2 * std::numbers::pi);
   for (int i = 0; i < 5000; ++i) {
     const Vec3 d = random_direction(random);
     const double turn = angle(random);

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <tuple>
 #include <utility>
 
@@ -118,8 +119,8 @@ TriangleIndex::TriangleIndex(const LensMesh& mesh, int catalogue_order,
   std::vector<std::vector<std::uint64_t>> cells_of_group(groups.size());
 #pragma omp parallel for schedule(dynamic, 16)
   for (std::size_t g = 0; g < groups.size(); ++g)
-    cells_of_group[g] = sky.cells_in_disc(groups[g].cap.centre,
-                                          std::min(groups[g].cap.radius + kPlanarPadding, kPi));
+    cells_of_group[g] = sky.cells_in_disc(
+        groups[g].cap.centre, std::min(groups[g].cap.radius + kPlanarPadding, std::numbers::pi));
   groups = {};
   std::vector<std::pair<std::uint64_t, std::uint32_t>> pairs;
   for (std::size_t g = 0; g < cells_of_group.size(); ++g)
