@@ -1,4 +1,4 @@
-#include "budget.h"
+#include "compare/budget.h"
 
 #include <cmath>
 #include <fstream>

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "channels.h"
+#include "compare/channels.h"
 
 namespace starlens::compare {
 

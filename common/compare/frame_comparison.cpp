@@ -1,13 +1,13 @@
-#include "frame_comparison.h"
+#include "compare/frame_comparison.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 
+#include "compare/heat_map.h"
 #include "core/progress.h"
 #include "frame/exr_chunking.h"
-#include "heat_map.h"
 
 namespace starlens::compare {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "channels.h"
-#include "compensated_sum.h"
+#include "compare/channels.h"
+#include "compare/compensated_sum.h"
 #include "frame/exr_reader.h"
 
 namespace starlens {

@@ -1,4 +1,4 @@
-#include "heat_map.h"
+#include "compare/heat_map.h"
 
 #include <algorithm>
 #include <cmath>

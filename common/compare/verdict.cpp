@@ -1,4 +1,4 @@
-#include "verdict.h"
+#include "compare/verdict.h"
 
 #include <cmath>
 #include <cstdio>

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "budget.h"
-#include "frame_comparison.h"
+#include "compare/budget.h"
+#include "compare/frame_comparison.h"
 
 namespace starlens::compare {
 

@@ -3,7 +3,7 @@
 
 #include <fstream>
 
-#include "budget.h"
+#include "compare/budget.h"
 #include "core/errors.h"
 #include "frame_fixtures.h"
 

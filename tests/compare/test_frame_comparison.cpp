@@ -10,13 +10,13 @@
 #include <limits>
 #include <random>
 
-#include "compensated_sum.h"
+#include "compare/compensated_sum.h"
+#include "compare/frame_comparison.h"
+#include "compare/heat_map.h"
+#include "compare/verdict.h"
 #include "core/progress.h"
 #include "frame/frame_io.h"
-#include "frame_comparison.h"
 #include "frame_fixtures.h"
-#include "heat_map.h"
-#include "verdict.h"
 
 namespace fs = std::filesystem;
 using namespace starlens;

@@ -6,12 +6,12 @@
 #include <filesystem>
 #include <vector>
 
-#include "budget.h"
+#include "compare/budget.h"
+#include "compare/frame_comparison.h"
+#include "compare/verdict.h"
 #include "core/progress.h"
 #include "frame/exr_reader.h"
-#include "frame_comparison.h"
 #include "manifest/sha256.h"
-#include "verdict.h"
 
 namespace starlens {
 namespace {
