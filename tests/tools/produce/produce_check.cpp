@@ -1,5 +1,5 @@
 // Checks an event stream against references computed here, independently of the producer:
-// DESIGN's pinhole camera (tests/produce/pinhole_camera.h), exact Schwarzschild images found
+// DESIGN's pinhole camera (pinhole_camera.h), exact Schwarzschild images found
 // by bisection on the spacetime's ray map, and each star's unlensed colour by exact
 // integration (colour/observed_colour.h). Prints what it measured; exits 1 on a failure.
 //   minkowski EVENTS STARS.csv --bh-ra --bh-dec --fov --width --height [--band]
@@ -16,13 +16,13 @@
 #include <sstream>
 #include <vector>
 
-#include "../../produce/pinhole_camera.h"
 #include "catalog/photometry.h"
 #include "colour/colour_table.h"
 #include "colour/flux_unit.h"
 #include "colour/observed_colour.h"
 #include "events/event_stream.h"
 #include "lensmap/lensmap_file.h"
+#include "pinhole_camera.h"
 #include "spacetime/schwarzschild.h"
 
 using namespace starlens;

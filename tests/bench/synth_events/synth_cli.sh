@@ -7,7 +7,7 @@ set -uo pipefail
 synth=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-source "$(dirname "$0")/../cli_expect.sh"
+source "$(dirname "$0")/../../cli_expect.sh"
 
 cd "$work"
 small=(--count 5000 --width 320 --height 200 --chunk-events 1000 --quiet)

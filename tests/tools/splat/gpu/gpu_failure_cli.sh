@@ -7,7 +7,7 @@ set -uo pipefail
 splat=$1 synth=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-source "$(dirname "$0")/../cli_expect.sh"
+source "$(dirname "$0")/../../../cli_expect.sh"
 
 cd "$work"
 "$synth" --distribution mixed --count 2000 --width 64 --height 48 --seed 3 -o events.sle --quiet ||
