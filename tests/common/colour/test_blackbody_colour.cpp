@@ -6,8 +6,8 @@
 
 #include "colour/blackbody_tristimulus.h"
 #include "colour/flux_unit.h"
+#include "colour/linear_srgb.h"
 #include "colour/observed_colour.h"
-#include "colour/srgb.h"
 #include "reference_integration.h"
 #include "relative.h"
 

@@ -8,8 +8,8 @@
 #include <stdexcept>
 
 #include "colour/colour_table.h"
+#include "colour/linear_srgb.h"
 #include "colour/observed_colour.h"
-#include "colour/srgb.h"
 
 using namespace starlens;
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "colour/srgb.h"
+#include "colour/linear_srgb.h"
 #include "relative.h"
 
 using namespace starlens;

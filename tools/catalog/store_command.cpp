@@ -1,4 +1,4 @@
-#include "command_common.h"
+#include "store_command.h"
 
 #include "catalog/sky_cells.h"
 #include "core/errors.h"

@@ -1,6 +1,7 @@
 #pragma once
 // Linear sRGB (IEC 61966-2-1: Rec.709 primaries, D65 white) and CIE XYZ, and the gamut
-// mapping used for colours no sRGB triple can show.
+// mapping used for colours no sRGB triple can show (the transfer curve of the PNGs:
+// frame/srgb_transfer.h).
 #include <algorithm>
 #include <array>
 

@@ -1,4 +1,4 @@
-#include "colour/srgb.h"
+#include "colour/linear_srgb.h"
 
 namespace starlens {
 namespace {

@@ -1,5 +1,6 @@
 #pragma once
-// Options and steps that ingest and synth share.
+// What the store-writing commands (ingest and synth) share: the tool's name, the store
+// options, and what their manifests record of the store.
 #include <CLI/CLI.hpp>
 #include <string>
 

@@ -1,4 +1,4 @@
-#include "frame/frame_values.h"
+#include "frame/frame_checks.h"
 
 #include <cmath>
 #include <sstream>

@@ -1,6 +1,6 @@
 #pragma once
 // The sRGB transfer curve (IEC 61966-2-1 opto-electronic transfer function) and the 8-bit
-// quantisation of the frame PNGs.
+// quantisation of the frame PNGs (the sRGB colour space itself: colour/linear_srgb.h).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
