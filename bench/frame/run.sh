@@ -69,8 +69,7 @@ for tool in catalog trace produce splat compare; do
     { echo "bench/frame/run.sh: $build/tools/$tool/starlens-$tool: not built" >&2; exit 2; }
 done
 here=$(cd "$(dirname "$0")" && pwd)
-budget=$here/../../tests/gpu/gpu_vs_cpu_budget.json
-[ -f "$budget" ] || budget=$(find "$here/../../tests" -name gpu_vs_cpu_budget.json | head -1)
+budget=$here/../../tests/tools/splat/gpu/gpu_vs_cpu_budget.json
 tools=$(cd "$build/tools" && pwd)
 mkdir -p "$work"
 work=$(cd "$work" && pwd)

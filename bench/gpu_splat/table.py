@@ -1,7 +1,7 @@
 """The benchmark table from results.jsonl. Cached-event kernels (binning + accumulate + merge
 on the GPU; binning + accumulate_cache on the CPU) and the direct events' quadrature
 (accumulate_direct) are timed apart; their contribution counts come from the GPU runs of the
-same stream (the CPU's are equal: tests/gpu/run_on_device.sh). "total" is the replay from file
+same stream (the CPU's are equal: tests/tools/splat/gpu/run_on_device.sh). "total" is the replay from file
 to frame in memory (read, validate, accumulate, download), without writing the EXR. Memory, in
 GB: the process's peak resident memory (rss) and, on the GPU, the engine's peak device and
 pinned host memory (from the manifest; "-" where an older manifest has none)."""

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include "core/errors.h"
 
@@ -17,7 +18,7 @@ const T_Healpix_Base<int64>& key_base() {
 }
 
 pointing pointing_of(double ra, double dec) {
-  return pointing(0.5 * kPi - dec, ra);
+  return pointing(0.5 * std::numbers::pi - dec, ra);
 }
 
 vec3 vec3_of(const Vec3& v) {
@@ -51,7 +52,7 @@ std::uint64_t SkyCells::cell_of(const Vec3& direction) const {
 }
 
 double SkyCells::cell_solid_angle_sr() const {
-  return 4.0 * kPi / static_cast<double>(count());
+  return 4.0 * std::numbers::pi / static_cast<double>(count());
 }
 
 Vec3 SkyCells::centre(std::uint64_t cell) const {

@@ -18,8 +18,8 @@
 #include <limits>
 #include <vector>
 
+#include "colour/linear_srgb.h"
 #include "colour/observed_colour.h"
-#include "colour/srgb.h"
 
 namespace starlens {
 

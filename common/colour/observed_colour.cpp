@@ -6,7 +6,7 @@
 
 #include "colour/blackbody_tristimulus.h"
 #include "colour/flux_unit.h"
-#include "colour/srgb.h"
+#include "colour/linear_srgb.h"
 
 namespace starlens {
 

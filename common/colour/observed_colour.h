@@ -16,7 +16,7 @@
 namespace starlens {
 
 // The colour of an event: linear sRGB normalised to luminance Y = 1 (out-of-gamut colours
-// desaturated toward their own Y, srgb.h), and the flux: Y in Vega units (flux_unit.h).
+// desaturated toward their own Y, linear_srgb.h), and the flux: Y in Vega units (flux_unit.h).
 // Every member is finite and >= 0.
 struct StarColour {
   double r;

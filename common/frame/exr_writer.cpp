@@ -18,8 +18,8 @@
 #include "core/errors.h"
 #include "frame/exr_chunking.h"
 #include "frame/exr_layout.h"
+#include "frame/frame_checks.h"
 #include "frame/frame_io.h"
-#include "frame/frame_values.h"
 
 namespace starlens {
 namespace {

@@ -3,10 +3,10 @@
 #include <sstream>
 
 #include "core/errors.h"
+#include "frame/frame_checks.h"
 #include "frame/frame_io.h"
-#include "frame/frame_values.h"
 #include "frame/png_writer.h"
-#include "frame/srgb.h"
+#include "frame/srgb_transfer.h"
 
 namespace starlens {
 

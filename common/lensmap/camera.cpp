@@ -1,6 +1,7 @@
 #include "lensmap/camera.h"
 
 #include <cmath>
+#include <numbers>
 
 #include "core/errors.h"
 
@@ -98,7 +99,7 @@ Camera::Camera(const CameraAxes& axes, Projection projection, double fov_degrees
       if (fov_degrees != 360)
         bad_flag("--fov",
                  "equirect always covers 360 x 180 degrees, got " + std::to_string(fov_degrees));
-      focal_ = width / (2 * kPi);
+      focal_ = width / (2 * std::numbers::pi);
       break;
   }
 }
@@ -112,7 +113,8 @@ Vec3 Camera::direction(double x, double y) const {
       return normalized({f[0] + on_screen[0], f[1] + on_screen[1], f[2] + on_screen[2]});
     }
     case Projection::equirect: {
-      const double longitude = 2 * kPi * dx / width_, latitude = -kPi * dy / height_;
+      const double longitude = 2 * std::numbers::pi * dx / width_,
+                   latitude = -std::numbers::pi * dy / height_;
       const Vec3 level = scaled_sum(std::cos(longitude), f, std::sin(longitude), r);
       return normalized(scaled_sum(std::cos(latitude), level, std::sin(latitude), u));
     }
@@ -138,8 +140,8 @@ std::optional<std::array<double, 2>> Camera::pixel(const Vec3& direction) const 
       dy = -focal_ * up / along;
       break;
     case Projection::equirect:
-      dx = std::atan2(right, along) * width_ / (2 * kPi);
-      dy = -std::atan2(up, std::hypot(along, right)) * height_ / kPi;
+      dx = std::atan2(right, along) * width_ / (2 * std::numbers::pi);
+      dy = -std::atan2(up, std::hypot(along, right)) * height_ / std::numbers::pi;
       break;
     case Projection::fisheye: {
       const double across = std::hypot(right, up);

@@ -1,6 +1,7 @@
 #include "sky/frames.h"
 
 #include <cmath>
+#include <numbers>
 
 namespace starlens {
 namespace {
@@ -20,7 +21,7 @@ Vec3 unit_vector_from_angles(double longitude, double latitude) {
 
 std::array<double, 2> angles_from_vector(const Vec3& v) {
   double longitude = std::atan2(v[1], v[0]);
-  if (longitude < 0) longitude += 2 * kPi;
+  if (longitude < 0) longitude += 2 * std::numbers::pi;
   const double latitude = std::atan2(v[2], std::hypot(v[0], v[1]));
   return {longitude, latitude};
 }

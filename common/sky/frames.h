@@ -1,14 +1,14 @@
 #pragma once
 // Sky directions as unit 3-vectors: ICRS equatorial and galactic (IAU rotation, DESIGN §2).
 #include <array>
+#include <numbers>
 #include <utility>
 
 namespace starlens {
 
 using Vec3 = std::array<double, 3>;
 
-constexpr double kPi = 3.14159265358979323846;
-constexpr double kDegree = kPi / 180.0;
+constexpr double kDegree = std::numbers::pi / 180.0;
 
 // Unit vector of spherical coordinates (longitude, latitude) in radians.
 Vec3 unit_vector_from_angles(double longitude, double latitude);

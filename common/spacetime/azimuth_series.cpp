@@ -6,13 +6,13 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <numbers>
 
 #include "spacetime/schwarzschild_orbit.h"
 
 namespace starlens::schwarzschild {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 // The closed form's effective input rounding near the critical angle, relative to psi: 8
 // long-double epsilons.
@@ -35,7 +35,7 @@ void AzimuthSeries::FreeSeries::operator()(gsl_cheb_series* series) const {
 }
 
 AzimuthSeries::AzimuthSeries(double r_obs) : r_obs_(r_obs), critical_(critical_angle(r_obs)) {
-  fit(critical_ + kClosedFormBand, kPi, 0, kInfinity);
+  fit(critical_ + kClosedFormBand, std::numbers::pi, 0, kInfinity);
 }
 
 // Fits [low, high] and checks it; returns after adding it, or its halves, to the pieces.
@@ -54,8 +54,9 @@ void AzimuthSeries::fit(double low, double high, int depth, double parent_error)
   std::array<double, kOrder + 2> at{}, exact{};
   const double middle = (low + high) / 2, half = (high - low) / 2;
   for (std::size_t k = 0; k < at.size(); ++k) {
-    at[k] = std::clamp(middle + half * std::cos(kPi * static_cast<double>(k) / (kOrder + 1)), low,
-                       high);
+    at[k] = std::clamp(
+        middle + half * std::cos(std::numbers::pi * static_cast<double>(k) / (kOrder + 1)), low,
+        high);
     exact[k] = escape_azimuth(r_obs_, at[k]);
   }
   double slope = 0;

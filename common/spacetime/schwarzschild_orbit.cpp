@@ -1,13 +1,12 @@
 #include "spacetime/schwarzschild_orbit.h"
 
 #include <cmath>
+#include <numbers>
 
 #include "spacetime/carlson.h"
 
 namespace starlens::schwarzschild {
 namespace {
-
-constexpr double kPi = 3.14159265358979323846;
 
 // Roots u1 < 0 < u2 <= u3 of 2u^3 - u^2 + 1/b^2 for b^2 > 27, with u3 - u2 kept separately
 // because it vanishes at the critical orbit and must not come from a cancelling subtraction.
@@ -158,7 +157,7 @@ double azimuth(double r_obs, double sin_psi, double cos_psi, bool inward, const 
 }  // namespace
 
 bool is_captured(double r_obs, double psi) {
-  return captured(r_obs, std::sin(psi), psi < kPi / 2, [psi] { return psi; });
+  return captured(r_obs, std::sin(psi), psi < std::numbers::pi / 2, [psi] { return psi; });
 }
 
 bool is_captured_from_vectors(double r_obs, double sin_psi, double cos_psi) {
@@ -166,7 +165,8 @@ bool is_captured_from_vectors(double r_obs, double sin_psi, double cos_psi) {
 }
 
 double escape_azimuth(double r_obs, double psi) {
-  return azimuth(r_obs, std::sin(psi), std::cos(psi), psi < kPi / 2, [psi] { return psi; });
+  return azimuth(r_obs, std::sin(psi), std::cos(psi), psi < std::numbers::pi / 2,
+                 [psi] { return psi; });
 }
 
 double escape_azimuth_from_vectors(double r_obs, double sin_psi, double cos_psi) {

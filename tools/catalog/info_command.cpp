@@ -11,12 +11,12 @@
 #include "catalog/photometry.h"
 #include "catalog/sky_cells.h"
 #include "catalog/store_reader.h"
-#include "command_common.h"
 #include "core/errors.h"
 #include "core/progress.h"
 #include "frame/frame_io.h"
 #include "manifest/manifest.h"
 #include "sky_map.h"
+#include "store_command.h"
 
 namespace starlens::catalog {
 namespace {

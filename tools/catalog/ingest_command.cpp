@@ -4,12 +4,12 @@
 
 #include "catalog/external_sorter.h"
 #include "catalog/photometry.h"
-#include "command_common.h"
 #include "core/atomic_output.h"
 #include "core/errors.h"
 #include "core/progress.h"
 #include "ingest_sources.h"
 #include "manifest/manifest.h"
+#include "store_command.h"
 
 namespace starlens::catalog {
 namespace {

@@ -1,11 +1,11 @@
 // starlens-catalog: real and synthetic star catalogues -> the HEALPix cell store catalog.h5
 // (DESIGN section 4, docs/usage/catalog.md). Subcommands: ingest, synth, info.
-#include "command_common.h"
 #include "core/errors.h"
 #include "core/tool_main.h"
 #include "info_command.h"
 #include "ingest_command.h"
 #include "manifest/replay.h"
+#include "store_command.h"
 #include "synth_command.h"
 
 namespace starlens::catalog {

@@ -10,13 +10,13 @@
 
 #include "catalog/external_sorter.h"
 #include "catalog/photometry.h"
-#include "command_common.h"
 #include "core/atomic_output.h"
 #include "core/errors.h"
 #include "core/progress.h"
 #include "manifest/manifest.h"
 #include "psc_format.h"
 #include "star_batcher.h"
+#include "store_command.h"
 #include "synth_sampler.h"
 
 namespace starlens::catalog {

@@ -4,7 +4,9 @@
 #include <iostream>
 #include <optional>
 
-#include "budget.h"
+#include "compare/budget.h"
+#include "compare/frame_comparison.h"
+#include "compare/verdict.h"
 #include "core/atomic_output.h"
 #include "core/errors.h"
 #include "core/progress.h"
@@ -13,11 +15,9 @@
 #include "event_counts.h"
 #include "frame/exr_reader.h"
 #include "frame/png_writer.h"
-#include "frame_comparison.h"
 #include "manifest/manifest.h"
 #include "manifest/replay.h"
 #include "report.h"
-#include "verdict.h"
 
 namespace {
 

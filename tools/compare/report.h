@@ -6,11 +6,11 @@
 #include <ostream>
 #include <vector>
 
-#include "budget.h"
+#include "compare/budget.h"
+#include "compare/frame_comparison.h"
+#include "compare/verdict.h"
 #include "event_counts.h"
 #include "frame/exr_reader.h"
-#include "frame_comparison.h"
-#include "verdict.h"
 
 namespace starlens::compare {
 

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "fast_vector.h"
+#include "inline_dot.h"
 #include "lens_mesh.h"
 #include "planar_bins.h"
 #include "triangle_groups.h"

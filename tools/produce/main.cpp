@@ -1,10 +1,5 @@
-// starlens-produce: star events from a lens map and a catalogue (DESIGN section 5), and
-// `starlens-produce scatter`, the spatially scattered control of an event stream.
-// clang-format off
-// First: optics/moffat_impl.h names kPi unqualified under a using-directive, which is ambiguous
-// once sky/frames.h has declared starlens::kPi (reported to the optics module's owner).
-#include "optics/psf.h"
-// clang-format on
+// starlens-produce: the command line, and the run that turns a lens map and a catalogue into
+// star events (DESIGN section 5); the `scatter` subcommand is scatter_command.h's.
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -23,15 +18,16 @@
 #include "lens_mesh_input.h"
 #include "manifest/manifest.h"
 #include "manifest/replay.h"
+#include "manifest_base.h"
+#include "optics/psf.h"
 #include "producer.h"
 #include "run_record.h"
-#include "scatter.h"
+#include "scatter_command.h"
 
 namespace starlens::produce {
 namespace {
 
 constexpr const char* kTool = "starlens-produce";
-constexpr const char* kManifestSuffix = ".manifest.json";
 
 struct ProduceOptions {
   std::string lensmap;
@@ -49,27 +45,6 @@ struct ProduceOptions {
   PsfModel psf;
   CommonOptions common;
 };
-
-struct ScatterOptions {
-  std::string input;
-  std::string output;
-  std::string manifest;
-  std::uint64_t seed = 1;
-  CommonOptions common;
-};
-
-// Where the manifest goes: --manifest, else beside a file output; none for standard output.
-std::optional<std::filesystem::path> manifest_base(const std::string& manifest,
-                                                   const std::string& output) {
-  if (!manifest.empty()) {
-    if (!manifest.ends_with(kManifestSuffix) ||
-        manifest.size() == std::string(kManifestSuffix).size())
-      throw_input_error("--manifest", "", "'" + manifest + "' must end in " + kManifestSuffix);
-    return manifest.substr(0, manifest.size() - std::string(kManifestSuffix).size());
-  }
-  if (output.empty() || output == "-") return std::nullopt;
-  return output;
-}
 
 void check_produce_options(const ProduceOptions& options) {
   if (options.lensmap.empty()) throw_input_error("-l/--lensmap", "", "required");
@@ -277,42 +252,6 @@ int run_produce(const ProduceOptions& options, int argc, char** argv) {
   return kExitOk;
 }
 
-int run_scatter(const ScatterOptions& options, int argc, char** argv) {
-  if (options.input != "-" && !std::filesystem::exists(options.input))
-    throw_input_error(options.input, "", "no such file");
-  if (options.output != "-") check_output_path(options.output, options.common.force);
-  const auto base = manifest_base(options.manifest, options.output);
-  if (base) check_output_path(manifest_path_for(*base), options.common.force);
-  PhaseTimes times;
-  ScatterResult result;
-  {
-    ScopedPhase phase(times, "scatter");
-    result = scatter_stream(options.input, options.output, options.seed, options.common.force,
-                            options.common.quiet);
-  }
-  Manifest manifest(kTool, argc, argv);
-  manifest.parameters() = {{"command", "scatter"},
-                           {"input", options.input},
-                           {"output", options.output},
-                           {"manifest", options.manifest},
-                           {"seed", options.seed}};
-  for (const char* output_parameter : {"output", "manifest"})
-    manifest.exclude_from_digest(output_parameter);
-  manifest.add_input_hashed(options.input, "events", result.input_bytes, result.input_sha256);
-  manifest.add_output_hashed(options.output, "events_scatter_control", result.output_bytes,
-                             result.output_sha256);
-  manifest.counts() = {{"events", result.events}, {"chunks", result.chunks}};
-  manifest.section("control") = {{"kind", "scatter"},
-                                 {"description",
-                                  "positions uniform over the frame; counts, fluxes, colours and "
-                                  "supports of the input kept chunk by chunk"},
-                                 {"stream_flags", result.header.flags},
-                                 {"source_sha256", result.input_sha256}};
-  manifest.add_timings(times);
-  if (base) manifest.write(*base, options.common.force);
-  return kExitOk;
-}
-
 int run(int argc, char** argv) {
   ProduceOptions produce;
   ScatterOptions scatter;
@@ -356,22 +295,10 @@ int run(int argc, char** argv) {
   app.add_option("--psf-max-radius", produce.psf.max_radius, "Bound on direct supports, px");
   add_common_flags(app, produce.common, true);
 
-  CLI::App* scatter_command = app.add_subcommand(
-      "scatter",
-      "Spatially scattered control: the same events at positions uniform over the frame");
-  scatter_command->add_option("input", scatter.input, "Event stream (.sle), - for standard input")
-      ->required();
-  scatter_command
-      ->add_option("-o,--output", scatter.output, "Control stream (.sle), - for standard output")
-      ->required();
-  scatter_command->add_option(
-      "--manifest", scatter.manifest,
-      "Manifest path, ending in .manifest.json (default: beside the output)");
-  scatter_command->add_option("--seed", scatter.seed, "Random seed of the positions");
-  add_common_flags(*scatter_command, scatter.common, false);
+  CLI::App* scatter_command = add_scatter_command(app, scatter);
   if (const int status = parse_command_line(app, argc, argv, kTool); status >= 0) return status;
 
-  if (*scatter_command) return run_scatter(scatter, argc, argv);
+  if (*scatter_command) return run_scatter(scatter, kTool, argc, argv);
   return run_produce(produce, argc, argv);
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 namespace starlens::produce {
 namespace {
@@ -19,7 +20,8 @@ SourceCap cap_of(const LensMesh& mesh, const std::vector<std::uint32_t>& triangl
   for (const std::uint32_t t : triangles)
     for (const std::uint32_t v : mesh.triangles[t])
       for (int c = 0; c < 3; ++c) sum[c] += mesh.direction[v][c];
-  if (!(norm(sum) > 1e-9 * static_cast<double>(triangles.size()))) return {{1, 0, 0}, kPi};
+  if (!(norm(sum) > 1e-9 * static_cast<double>(triangles.size())))
+    return {{1, 0, 0}, std::numbers::pi};
   const Vec3 centre = normalized(sum);
   double longest = 0;
   for (const std::uint32_t t : triangles)

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <parallel/algorithm>
 #include <tuple>
 #include <utility>
@@ -119,8 +120,8 @@ TriangleIndex::TriangleIndex(const LensMesh& mesh, int catalogue_order,
   std::vector<std::vector<std::uint64_t>> cells_of_group(groups.size());
 #pragma omp parallel for schedule(dynamic, 16)
   for (std::size_t g = 0; g < groups.size(); ++g)
-    cells_of_group[g] = sky.cells_in_disc(groups[g].cap.centre,
-                                          std::min(groups[g].cap.radius + kPlanarPadding, kPi));
+    cells_of_group[g] = sky.cells_in_disc(
+        groups[g].cap.centre, std::min(groups[g].cap.radius + kPlanarPadding, std::numbers::pi));
   groups = {};
   // Every (cell, group) pair, sorted by cell then group: filled and sorted on all threads
   // (there are tens of millions at the catalogue orders of large stores).

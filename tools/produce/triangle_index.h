@@ -19,9 +19,9 @@
 #include <vector>
 
 #include "core/stopwatch.h"
-#include "fast_vector.h"
 #include "group_grid.h"
 #include "image_triangle.h"
+#include "inline_dot.h"
 #include "lens_mesh.h"
 #include "source_triangle.h"
 #include "triangle_groups.h"

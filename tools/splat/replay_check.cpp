@@ -6,12 +6,12 @@
 #include <filesystem>
 #include <vector>
 
-#include "budget.h"
+#include "compare/budget.h"
+#include "compare/frame_comparison.h"
+#include "compare/verdict.h"
 #include "core/progress.h"
 #include "frame/exr_reader.h"
-#include "frame_comparison.h"
 #include "manifest/sha256.h"
-#include "verdict.h"
 
 namespace starlens {
 namespace {
@@ -22,8 +22,8 @@ nlohmann::json verdict(bool equivalent, const std::string& reason) {
   return {{"equivalent", equivalent}, {"reason", reason}};
 }
 
-// DESIGN section 10, as tests/gpu/gpu_vs_cpu_budget.json: GPU and CPU frames of the same events
-// differ only in the order of additions, and so do two GPU runs.
+// DESIGN section 10, as tests/tools/splat/gpu/gpu_vs_cpu_budget.json: GPU and CPU frames of the
+// same events differ only in the order of additions, and so do two GPU runs.
 compare::Budget order_of_addition_budget() {
   compare::Budget budget;
   for (compare::ChannelLimits& limits : budget.channels) {

@@ -5,6 +5,7 @@
 #include <bit>
 #include <chrono>
 #include <cmath>
+#include <numbers>
 
 #include "bisection_mesh.h"
 #include "ordered_parallel.h"
@@ -47,7 +48,8 @@ class MeshRefiner {
         parameters_(parameters),
         on_traced_(on_traced),
         mesh_(camera.width(), camera.height(), parameters.step),
-        max_source_chord_(2 * std::sin(std::min(parameters.max_source_radians, kPi) / 2)),
+        max_source_chord_(2 *
+                          std::sin(std::min(parameters.max_source_radians, std::numbers::pi) / 2)),
         handedness_(
             vec::dot(camera.axes().forward, vec::cross(camera.axes().right, camera.axes().up))) {}
 

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <string>
 
-#include "../../catalog/scratch_folder.h"
+#include "../../common/catalog/scratch_folder.h"
 
 namespace starlens::catalog::testing {
 

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <numbers>
 #include <vector>
 
 #include "core/errors.h"
@@ -67,7 +68,7 @@ TEST_CASE("geodesic grid: level-0 zone centres match the check values") {
       total +=
           2 * std::atan2(std::fabs(dot(a, cross(b, c))), 1 + dot(a, b) + dot(b, c) + dot(c, a));
     }
-    CHECK(total == doctest::Approx(4 * kPi).epsilon(1e-12));
+    CHECK(total == doctest::Approx(4 * std::numbers::pi).epsilon(1e-12));
   }
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numbers>
 
 #include "psc_format.h"
 #include "sky/frames.h"
@@ -75,8 +76,8 @@ TEST_CASE("synth: density within 5 deg of the galactic centre is 50-100x the pol
     if (std::fabs(latitude) > 70.0) ++poles;
   }
   // Solid angles: a 5 deg cap, and both caps above |b| = 70 deg.
-  const double centre_area = 2 * kPi * (1 - std::cos(5 * kDegree));
-  const double pole_area = 2 * 2 * kPi * (1 - std::sin(70 * kDegree));
+  const double centre_area = 2 * std::numbers::pi * (1 - std::cos(5 * kDegree));
+  const double pole_area = 2 * 2 * std::numbers::pi * (1 - std::sin(70 * kDegree));
   const double contrast = (centre / centre_area) / (poles / pole_area);
   MESSAGE("centre " << centre << " stars, poles " << poles << " stars, contrast " << contrast
                     << " (model " << sampler().expected_centre_pole_contrast() << ")");

@@ -1,5 +1,5 @@
 // Checks an event stream against references computed here, independently of the producer:
-// DESIGN's pinhole camera (tests/produce/pinhole_camera.h), exact Schwarzschild images found
+// DESIGN's pinhole camera (pinhole_camera.h), exact Schwarzschild images found
 // by bisection on the spacetime's ray map, and each star's unlensed colour by exact
 // integration (colour/observed_colour.h). Prints what it measured; exits 1 on a failure.
 //   minkowski EVENTS STARS.csv --bh-ra --bh-dec --fov --width --height [--band]
@@ -11,17 +11,18 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <numbers>
 #include <optional>
 #include <sstream>
 #include <vector>
 
-#include "../../produce/pinhole_camera.h"
 #include "catalog/photometry.h"
 #include "colour/colour_table.h"
 #include "colour/flux_unit.h"
 #include "colour/observed_colour.h"
 #include "events/event_stream.h"
 #include "lensmap/lensmap_file.h"
+#include "pinhole_camera.h"
 #include "spacetime/schwarzschild.h"
 
 using namespace starlens;
@@ -179,7 +180,7 @@ std::vector<ExactImage> exact_images(const ExactMap& map, const PinholeCamera& c
     const int steps = 20000;
     double previous_psi = critical + 1e-6, previous = mismatch(previous_psi);
     for (int k = 1; k <= steps; ++k) {
-      const double psi = critical + 1e-6 + (kPi / 2 - critical) * k / steps;
+      const double psi = critical + 1e-6 + (std::numbers::pi / 2 - critical) * k / steps;
       const double value = mismatch(psi);
       if (std::signbit(value) != std::signbit(previous) && std::abs(value - previous) < 1) {
         double lo = previous_psi, hi = psi, flo = previous;
@@ -243,7 +244,7 @@ int check_images(const std::string& events_path, const CameraOptions& options, d
     // exact mu over the triangle) lies within the exact mu's range over its vertices' psi.
     double low = 1e300, high = 0;
     if (const auto triangle = triangle_at(lensmap, image.pixel)) {
-      double psi_low = kPi, psi_high = 0;
+      double psi_low = std::numbers::pi, psi_high = 0;
       for (const auto& vertex : *triangle) {
         const double psi = std::acos(std::min(1.0, dot(camera.ray(vertex[0], vertex[1]), hole)));
         psi_low = std::min(psi_low, psi);
@@ -303,7 +304,8 @@ int check_ring(const std::string& events_path, const CameraOptions& options, dou
                        .source_direction;
     return std::atan2(dot(q, e), dot(q, hole));
   };
-  double lo = std::asin(3 * std::sqrt(3.0) * std::sqrt(1 - 2 / r_obs) / r_obs) * 1.05, hi = kPi / 2;
+  double lo = std::asin(3 * std::sqrt(3.0) * std::sqrt(1 - 2 / r_obs) / r_obs) * 1.05,
+         hi = std::numbers::pi / 2;
   for (int it = 0; it < 200; ++it) {
     const double mid = 0.5 * (lo + hi);
     (beta(mid) < 0 ? lo : hi) = mid;
@@ -316,8 +318,8 @@ int check_ring(const std::string& events_path, const CameraOptions& options, dou
   for (const StarEvent& event : events) {
     const double dx = event.x - 0.5 * options.width, dy = event.y - 0.5 * options.height;
     worst = std::max(worst, std::abs(std::hypot(dx, dy) - ring_px));
-    const double azimuth = std::atan2(dy, dx) + kPi;
-    ++bins[std::min(35, static_cast<int>(azimuth / (2 * kPi) * 36))];
+    const double azimuth = std::atan2(dy, dx) + std::numbers::pi;
+    ++bins[std::min(35, static_cast<int>(azimuth / (2 * std::numbers::pi) * 36))];
   }
   const auto lit = std::count_if(bins.begin(), bins.end(), [](int n) { return n > 0; });
   std::printf(

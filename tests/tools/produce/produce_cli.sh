@@ -4,9 +4,9 @@
 # on any thread count (and a replay on another),
 # classes, bounds, the count sink, streaming to splat, the scatter control, and every
 # bad-input path (exit 2, one line, nothing left behind).
-# usage: produce_cli.sh PRODUCE TRACE FIXTURES CHECK SLE_CHECK.py [SPLAT]
+# usage: produce_cli.sh PRODUCE TRACE FIXTURES CHECK SLE_CHECK.py SPLAT
 set -uo pipefail
-produce=$1 trace=$2 fixtures=$3 check=$4 sle="python3 $5" splat=${6:-}
+produce=$1 trace=$2 fixtures=$3 check=$4 sle="python3 $5" splat=$6
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 source "$(dirname "$0")/../../cli_expect.sh"
@@ -165,12 +165,10 @@ json tri.sle.manifest.json 'm["counts"]["triangles_in_bounds"] == 2000 and m["bo
   grep -q True || fail "--triangles manifest"
 
 # --- Streaming: produce -o - | splat -i - renders a frame with no event file on disk.
-if [ -n "$splat" ]; then
-  "$produce" -l hole.h5 -c sky.h5 -o - $psf --quiet | "$splat" -i - -o piped.exr --quiet || fail "produce | splat"
-  "$splat" -i one/e.sle -o file.exr --quiet || fail "splat of the file"
-  cmp -s <(json piped.exr.manifest.json 'm["counts"]["events"]') <(json file.exr.manifest.json 'm["counts"]["events"]') ||
-    fail "piped and file frames count different events"
-fi
+"$produce" -l hole.h5 -c sky.h5 -o - $psf --quiet | "$splat" -i - -o piped.exr --quiet || fail "produce | splat"
+"$splat" -i one/e.sle -o file.exr --quiet || fail "splat of the file"
+cmp -s <(json piped.exr.manifest.json 'm["counts"]["events"]') <(json file.exr.manifest.json 'm["counts"]["events"]') ||
+  fail "piped and file frames count different events"
 
 # --- The scatter control.
 expect 0 "" "$produce" scatter one/e.sle -o control.sle --seed 9 --quiet

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numbers>
 #include <random>
 
 #include "bisection_mesh.h"
@@ -123,9 +124,10 @@ TEST_CASE("magnification and parity match the axisymmetric lens in closed form")
     const double psi = angle(map.camera->direction(cx, cy), setup.hole);
     const double phi = azimuth(psi);
     // Away from the critical curves (Phi = pi, 2 pi) and from the shadow's edge.
-    if (std::abs(std::remainder(phi, kPi)) < 0.2 || phi > 1.8 * kPi) continue;
+    if (std::abs(std::remainder(phi, std::numbers::pi)) < 0.2 || phi > 1.8 * std::numbers::pi)
+      continue;
     const double mu = analytic_mu(psi);
-    CHECK(t.parity == (phi < kPi ? 1 : -1));
+    CHECK(t.parity == (phi < std::numbers::pi ? 1 : -1));
     // A triangle's mu is its solid-angle ratio, which matches the value at its centroid only
     // to first order in its size times the logarithmic gradient of mu.
     const double gradient =

@@ -44,7 +44,7 @@ expect 0 "" "$trace" "${small[@]}" --threads 2 -o two.h5
 cmp -s one.h5 two.h5 || fail "maps differ between 1 and 2 threads"
 expect 0 "" "$trace" --from-manifest one.h5.manifest.json -o replay.h5
 cmp -s one.h5 replay.h5 || fail "replayed map differs"
-# The closed form for every ray refines the same mesh (the rays agree: tests/spacetime).
+# The closed form for every ray refines the same mesh (the rays agree: tests/common/spacetime).
 expect 0 "" "$trace" "${small[@]}" --ray-azimuth closed-form -o closed.h5
 python3 - one.h5.manifest.json closed.h5.manifest.json <<'PY' || fail "closed-form map differs in its counts"
 import json, sys

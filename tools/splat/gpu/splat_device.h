@@ -1,6 +1,6 @@
 #pragma once
-// What every splat kernel shares (host-device code: tests/gpu runs it on the CPU against the
-// CPU evaluators): the run's constants, an event prepared once per batch
+// What every splat kernel shares (host-device code: tests/tools/splat/gpu runs it on the CPU
+// against the CPU evaluators): the run's constants, an event prepared once per batch
 // (pixel box, phase and bilinear coefficients, flux times colour), and the weight of one
 // pixel. The arithmetic follows the CPU evaluators in common/optics (accumulate_cached,
 // accumulate_direct) operation for operation, and is compiled without contraction into

@@ -12,22 +12,11 @@
 #include <vector>
 
 #include "events/event_stream.h"
+#include "gpu_device.h"
 #include "gpu_strategy.h"
 #include "optics/psf.h"
 
 namespace starlens {
-
-struct GpuDeviceInfo {
-  int index = 0;
-  int device_count = 0;
-  std::string name;
-  std::string architecture;  // sm_XY or gfxNNNN
-  std::string platform;      // "cuda" or "hip"
-  int multiprocessors = 0;
-  std::uint64_t global_memory = 0;
-  int driver_version = 0;
-  int runtime_version = 0;
-};
 
 struct GpuEngineOptions {
   int device = 0;

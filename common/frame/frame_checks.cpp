@@ -1,0 +1,36 @@
+#include "frame/frame_checks.h"
+
+#include <cmath>
+#include <sstream>
+
+#include "core/errors.h"
+
+namespace starlens {
+
+void require_pixels(const Frame& frame, const std::string& path) {
+  if (frame.width == 0 || frame.height == 0)
+    throw_input_error(path, "",
+                      "frame of size 0 (" + std::to_string(frame.width) + " x " +
+                          std::to_string(frame.height) + ")");
+  if (frame.rgb.size() != std::size_t(frame.width) * frame.height * 3)
+    throw_run_failure(path, "frame storage holds " + std::to_string(frame.rgb.size()) +
+                                " values, not 3 x " + std::to_string(frame.width) + " x " +
+                                std::to_string(frame.height));
+}
+
+void require_finite_non_negative(const Frame& frame, const std::string& path) {
+  static constexpr char kChannelNames[] = {'R', 'G', 'B'};
+  for (std::size_t index = 0; index < frame.rgb.size(); ++index) {
+    const double value = frame.rgb[index];
+    if (std::isfinite(value) && value >= 0.0) continue;
+    const std::size_t pixel = index / 3;
+    std::ostringstream message;
+    message.precision(17);
+    message << "pixel (" << pixel % frame.width << ", " << pixel / frame.width << ") channel "
+            << kChannelNames[index % 3] << " is " << value
+            << " (frames hold only finite, non-negative values)";
+    throw_run_failure(path, message.str());
+  }
+}
+
+}  // namespace starlens

@@ -1,0 +1,132 @@
+// Photometry against the published relations written out independently, and the order
+// choice against a brute-force search.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "catalog/photometry.h"
+#include "catalog/sky_cells.h"
+#include "core/errors.h"
+
+namespace starlens::catalog {
+
+TEST_CASE("photometry: zero points and magnitudes") {
+  const Band& v = band_by_name("V", "--band");
+  CHECK(v.zero_point_jy == 3640.0);
+  CHECK(v.wavelength_um == 0.551);
+  CHECK(flux_density_jy(v, 0.0) == doctest::Approx(3640.0).epsilon(1e-15));
+  CHECK(flux_density_jy(v, 5.0) == doctest::Approx(36.40).epsilon(1e-14));  // 5 mag = factor 100
+  CHECK(flux_density_jy(band_by_name("J", "b"), 2.5) == doctest::Approx(159.4).epsilon(1e-14));
+  CHECK(band_by_name("H", "b").zero_point_jy == 1024.0);
+  CHECK(band_by_name("Ks", "b").zero_point_jy == 666.7);
+  for (double m : {-1.46, 0.0, 7.3, 15.9})
+    CHECK(
+        magnitude_from_flux(band_by_name("Ks", "b"), flux_density_jy(band_by_name("Ks", "b"), m)) ==
+        doctest::Approx(m).epsilon(1e-12));
+  CHECK_THROWS_AS(band_by_name("K", "--band"), InputError);
+  CHECK_THROWS_WITH(band_by_name("R", "--band"), doctest::Contains("known: V, J, H, Ks"));
+}
+
+TEST_CASE("photometry: Ballesteros 2012 B-V and Casagrande 2010 J-Ks, clamped and counted") {
+  TemperatureCounts counts;
+  const auto& ballesteros = ballesteros2012_b_v();
+  // The Sun, B-V = 0.65: 4600 (1/2.298 + 1/1.218) = 5778.4 K.
+  CHECK(temperature_from_colour(ballesteros, 0.65, counts) ==
+        doctest::Approx(4600.0 * (1 / (0.92 * 0.65 + 1.7) + 1 / (0.92 * 0.65 + 0.62)))
+            .epsilon(1e-14));
+  CHECK(temperature_from_colour(ballesteros, 0.65, counts) ==
+        doctest::Approx(5778.4).epsilon(1e-4));
+  CHECK(counts.from_colour == 2);
+  const double blue_end = temperature_from_colour(ballesteros, -0.4, counts);
+  CHECK(temperature_from_colour(ballesteros, -0.5, counts) == blue_end);
+  CHECK(counts.clamped_blue == 1);
+  CHECK(temperature_from_colour(ballesteros, 3.0, counts) ==
+        temperature_from_colour(ballesteros, 2.0, counts));
+  CHECK(counts.clamped_red == 1);
+
+  const auto& casagrande = casagrande2010_j_ks();
+  // CATALOG_FORMATS.md: X = 0.36 gives about 5790 K.
+  CHECK(temperature_from_colour(casagrande, 0.36, counts) == doctest::Approx(5790).epsilon(2e-3));
+  const double x = 0.5;
+  const double theta = 0.6393 + 0.6104 * x + 0.0920 * x * x - 0.0330 * x * x * x +
+                       0.0291 * x * x * x * x + 0.0020 * x * x * x * x * x;
+  CHECK(temperature_from_colour(casagrande, x, counts) ==
+        doctest::Approx(5040 / theta).epsilon(1e-14));
+  CHECK(temperature_from_colour(casagrande, 1.2, counts) ==
+        temperature_from_colour(casagrande, 0.80, counts));
+  CHECK(temperature_from_colour(casagrande, 0.0, counts) ==
+        temperature_from_colour(casagrande, 0.07, counts));
+  CHECK(temperature_from_colour(casagrande, std::nan(""), counts) == kDefaultTemperatureK);
+  CHECK(counts.without_colour == 1);
+  // Hotter for bluer colours, over the whole validity range.
+  double previous = 1e9;
+  for (double c = casagrande.colour_min; c <= casagrande.colour_max; c += 0.01) {
+    const double t = casagrande.temperature_k(c);
+    CHECK(t < previous);
+    previous = t;
+  }
+}
+
+TEST_CASE("cells: the automatic order is the one nearest 1000 stars per cell") {
+  for (std::uint64_t n :
+       {1ull, 100ull, 12000ull, 603418ull, 5000000ull, 100000000ull, 470992970ull, 1000000000ull}) {
+    int best = 0;
+    double best_distance = 1e300;
+    for (int k = 0; k <= kMaxStoreOrder; ++k) {
+      const double distance =
+          std::fabs(std::log(static_cast<double>(n) / (12.0 * std::pow(4.0, k)) / 1000.0));
+      if (distance < best_distance) {
+        best_distance = distance;
+        best = k;
+      }
+    }
+    CHECK_MESSAGE(choose_order(n) == best, "n = " << n);
+  }
+  CHECK(choose_order(0) == 0);
+  CHECK(choose_order(603418) == 3);
+  CHECK(choose_order(470992970) == 8);
+}
+
+TEST_CASE("cells: keys are hierarchical NESTED indices") {
+  // The cell of a key at order k is the ang2pix of the key's own centre at order k.
+  const SkyCells cells(5);
+  CHECK(cells.count() == 12 * 1024);
+  CHECK(cells.cell_solid_angle_sr() * static_cast<double>(cells.count()) ==
+        doctest::Approx(4 * std::numbers::pi));
+  for (double ra : {0.0, 45.0, 123.456, 359.9999}) {
+    for (double dec : {-89.99, -30.0, 0.0, 41.8, 89.999}) {
+      const std::uint64_t key = sky_key(ra, dec);
+      CHECK(cells.cell_of_key(key) == cells.cell_of(ra * kDegree, dec * kDegree));
+      double centre_ra = 0, centre_dec = 0;
+      key_centre_deg(key, centre_ra, centre_dec);
+      CHECK(sky_key(centre_ra, centre_dec) == key);
+      CHECK(std::fabs(centre_dec - dec) < 1e-6);
+    }
+  }
+  CHECK_THROWS_AS(SkyCells(13), InputError);
+  CHECK_THROWS_AS(SkyCells(-1), InputError);
+}
+
+TEST_CASE("cells: disc and polygon queries contain the cells of points inside them") {
+  const SkyCells cells(6);
+  const Vec3 centre = normalized({0.3, -0.5, 0.8});
+  const auto disc = cells.cells_in_disc(centre, 2 * kDegree);
+  CHECK(!disc.empty());
+  const Vec3 a = normalized({1, 0, 0.1}), b = normalized({1, 0.1, 0.1}),
+             c = normalized({1, 0.05, 0.2});
+  const auto triangle = cells.cells_in_polygon({a, b, c});
+  auto contains = [](const std::vector<std::uint64_t>& list, std::uint64_t cell) {
+    return std::find(list.begin(), list.end(), cell) != list.end();
+  };
+  for (double u = 0; u <= 1; u += 0.1)
+    for (double v = 0; u + v <= 1; v += 0.1) {
+      const double w = 1 - u - v;
+      const Vec3 p = normalized({u * a[0] + v * b[0] + w * c[0], u * a[1] + v * b[1] + w * c[1],
+                                 u * a[2] + v * b[2] + w * c[2]});
+      CHECK(contains(triangle, cells.cell_of(p)));
+    }
+  CHECK(contains(disc, cells.cell_of(centre)));
+}
+
+}  // namespace starlens::catalog
