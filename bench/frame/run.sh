@@ -46,6 +46,10 @@ EOF
 }
 while [ $# -gt 0 ]; do
   case $1 in
+    --build | --work | --stars | --seed | --width | --height | --spacetime | --r-obs | --fov | --min-y | --backends | --threads)
+      [ $# -ge 2 ] || { echo "bench/frame/run.sh: $1 needs a value" >&2; exit 2; } ;;
+  esac
+  case $1 in
     --build) build=$2; shift 2 ;;
     --work) work=$2; shift 2 ;;
     --stars) stars=$2; shift 2 ;;
