@@ -16,8 +16,8 @@ namespace starlens {
 namespace {
 
 // Rows of frame per band: 16 while that leaves at least kBandsPerThread bands for each thread
-// (fewer events span two bands: 1.03-1.07x on the cached pass at 1 and 2 threads), else 8
-// (16 threads sharing 68 bands of a 1080-row frame waited for the last ones).
+// (fewer events span two bands), else 8 (with too few bands, threads wait for the last ones;
+// docs/benchmarks/splat_cpu.md).
 constexpr std::uint32_t kWideBandRows = 16;
 constexpr std::uint32_t kNarrowBandRows = 8;
 constexpr std::uint32_t kBandsPerThread = 8;
@@ -25,8 +25,8 @@ constexpr std::uint32_t kBandsPerThread = 8;
 // The batch boundaries are part of the frame's bits (each batch adds its cached events, then
 // its direct ones), so this must not change.
 constexpr std::size_t kBatchEvents = 1 << 18;
-// A band's events lie scattered over the batch, each one a cache miss (40% of the cached
-// pass's time) unless fetched this many events ahead.
+// A band's events lie scattered over the batch, each one a cache miss unless fetched this many
+// events ahead.
 constexpr std::size_t kPrefetchAhead = 8;
 
 class CpuBackend final : public SplatBackend {
@@ -167,8 +167,7 @@ class CpuBackend final : public SplatBackend {
         const std::size_t end = band_offsets_[band + 1];
         if (band_offsets_[band] == end) continue;
         // The band's rows, fetched in one sweep before its events land on them in random
-        // order (a miss each, one line after another, when the frame is out of cache):
-        // 1.12-1.18x on the cached pass (H200 host, 1 to 16 threads).
+        // order (a miss each, one line after another, when the frame is out of cache).
         const double* rows_end = frame_.rgb.data() + row_end * row_doubles;
         for (const double* line = frame_.rgb.data() + row_begin * row_doubles; line < rows_end;
              line += 8)
