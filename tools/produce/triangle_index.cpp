@@ -123,17 +123,17 @@ TriangleIndex::TriangleIndex(const LensMesh& mesh, int catalogue_order,
     cells_of_group[g] = sky.cells_in_disc(
         groups[g].cap.centre, std::min(groups[g].cap.radius + kPlanarPadding, std::numbers::pi));
   groups = {};
-  // Every (cell, group) pair, sorted by cell then group: filled and sorted on all threads
-  // (there are tens of millions at the catalogue orders of large stores).
+  // Every (cell, group) pair as one key, cell above group, sorted: filled and sorted on all
+  // threads (there are tens of millions at the catalogue orders of large stores).
+  static_assert(catalog::kMaxStoreOrder <= 14, "a cell number must fit above a group's 32 bits");
   std::vector<std::size_t> first_of_group(cells_of_group.size() + 1, 0);
   for (std::size_t g = 0; g < cells_of_group.size(); ++g)
     first_of_group[g + 1] = first_of_group[g] + cells_of_group[g].size();
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> pairs(first_of_group.back());
+  std::vector<std::uint64_t> pairs(first_of_group.back());
 #pragma omp parallel for schedule(dynamic, 256)
   for (std::size_t g = 0; g < cells_of_group.size(); ++g) {
     std::size_t i = first_of_group[g];
-    for (const std::uint64_t cell : cells_of_group[g])
-      pairs[i++] = {cell, static_cast<std::uint32_t>(g)};
+    for (const std::uint64_t cell : cells_of_group[g]) pairs[i++] = cell << 32 | g;
     cells_of_group[g] = {};
   }
   cells_of_group = {};
@@ -141,14 +141,15 @@ TriangleIndex::TriangleIndex(const LensMesh& mesh, int catalogue_order,
   statistics_.cell_group_pairs = pairs.size();
   std::vector<std::size_t> first_pair;  // of each cell
   for (std::size_t i = 0; i < pairs.size(); ++i)
-    if (i == 0 || pairs[i].first != pairs[i - 1].first) {
+    if (i == 0 || pairs[i] >> 32 != pairs[i - 1] >> 32) {
       first_pair.push_back(i);
-      cells_.push_back(pairs[i].first);
+      cells_.push_back(pairs[i] >> 32);
     }
   first_pair.push_back(pairs.size());
   std::vector<std::uint32_t> group_of_pair(pairs.size());
 #pragma omp parallel for schedule(static)
-  for (std::size_t i = 0; i < pairs.size(); ++i) group_of_pair[i] = pairs[i].second;
+  for (std::size_t i = 0; i < pairs.size(); ++i)
+    group_of_pair[i] = static_cast<std::uint32_t>(pairs[i]);
   pairs = {};
 
   end_phase("cell_query");
