@@ -1,12 +1,14 @@
 // CPU evaluators: one event into a band of frame rows (RGB interleaved doubles). The cached
 // evaluator is the hot loop of the CPU splat: everything per event is computed once, and each
 // row reduces to a contiguous run of pixels with a branch-free inner loop.
+#include "optics/accumulate.h"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
 
 #include "optics/cached_row.h"
-#include "optics/psf.h"
+#include "optics/direct_pixel.h"
 
 namespace starlens {
 
@@ -251,6 +253,13 @@ std::uint64_t accumulate_direct(const StarEvent& event, const Moffat& psf, doubl
                                 std::uint32_t width, std::uint32_t height, std::uint32_t row_begin,
                                 std::uint32_t row_end) {
   if (!usable(event)) return 0;
+  // The rule of the last PSF per thread: a splat calls this per event and band with one PSF.
+  thread_local Moffat last_psf{0.0, 0.0};
+  thread_local DirectPixelRule rule{};
+  if (psf.alpha != last_psf.alpha || psf.beta != last_psf.beta) {
+    rule = direct_pixel_rule(psf);
+    last_psf = psf;
+  }
   const double support = event.support;
   // Every pixel whose square meets the support disc.
   const RowRange rows = clamp_rows(std::floor(event.y - support), std::ceil(event.y + support) - 1,
@@ -271,7 +280,7 @@ std::uint64_t accumulate_direct(const StarEvent& event, const Moffat& psf, doubl
     double* out = rgb + 3 * std::size_t(row) * width;
     for (std::int64_t column = std::int64_t(lo); column <= std::int64_t(hi); ++column) {
       const double weight =
-          moffat_rectangle_integral(psf, column - event.x, column + 1 - event.x, y0, y1, support);
+          direct_pixel_integral(psf, rule, column - event.x, column + 1 - event.x, y0, y1, support);
       out[3 * column] += red * weight;
       out[3 * column + 1] += green * weight;
       out[3 * column + 2] += blue * weight;

@@ -1,11 +1,6 @@
 // The traversal on an identity map and a small store: every star in the field imaged once,
 // the same chunks byte for byte on any thread count, --max-events exactly the first N events
 // of that stream, --sky-region and --cells honoured.
-// clang-format off
-// First: optics/moffat_impl.h names kPi unqualified under a using-directive, which is ambiguous
-// once sky/frames.h has declared starlens::kPi (reported to the optics module's owner).
-#include "optics/psf.h"
-// clang-format on
 #include <doctest/doctest.h>
 #include <omp.h>
 
@@ -18,6 +13,7 @@
 #include "catalog/sky_cells.h"
 #include "catalog/store_writer.h"
 #include "mesh_fixtures.h"
+#include "optics/event_class.h"
 #include "producer.h"
 #include "spacetime/minkowski.h"
 

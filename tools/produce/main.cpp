@@ -1,10 +1,5 @@
 // starlens-produce: star events from a lens map and a catalogue (DESIGN section 5), and
 // `starlens-produce scatter`, the spatially scattered control of an event stream.
-// clang-format off
-// First: optics/moffat_impl.h names kPi unqualified under a using-directive, which is ambiguous
-// once sky/frames.h has declared starlens::kPi (reported to the optics module's owner).
-#include "optics/psf.h"
-// clang-format on
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -23,6 +18,7 @@
 #include "lens_mesh_input.h"
 #include "manifest/manifest.h"
 #include "manifest/replay.h"
+#include "optics/event_class.h"
 #include "producer.h"
 #include "run_record.h"
 #include "scatter.h"
