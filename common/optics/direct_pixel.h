@@ -28,6 +28,14 @@
 
 #include "optics/moffat.h"
 
+// The tensor rule is inlined into each caller, so that the CPU's evaluator compiles its loops
+// for the caller's instruction set (accumulate_direct has an AVX2 instance).
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define STARLENS_DIRECT_INLINE __forceinline__
+#else
+#define STARLENS_DIRECT_INLINE __attribute__((always_inline)) inline
+#endif
+
 namespace starlens {
 
 namespace direct_pixel_detail {
@@ -190,16 +198,27 @@ inline DirectPixelRule direct_pixel_rule(const Moffat& psf,
   return rule;
 }
 
-// The tensor rule's sum over the nodes (i, j) of weights[i] weights[j] (1 + eps)^-beta,
-// eps = eps_x[i] + eps_y[j]: the first `terms` terms of the binomial series, or pow where
-// terms exceeds the series' length. A row's nodes at once, so that their Horner chains run
-// side by side; the order as a template parameter keeps them in registers on the GPU.
+// The tensor rule's sum over the nodes (i, j) of weights[i] weights[j] (1 + eps)^-beta, with
+// eps = eps_x[i] + eps_y[j], eps_x[i] = u (2 cx + u) / S at u = half_x nodes[i] (likewise y):
+// the first `terms` terms of the binomial series, or pow where terms exceeds the series'
+// length. The order is a template parameter, so that the loops unroll and the values stay in
+// registers.
 template <int N>
-STARLENS_HOST_DEVICE inline double tensor_sum(const DirectPixelRule& rule, int terms,
-                                              const double* weights, const double* eps_x,
-                                              const double* eps_y) {
+STARLENS_HOST_DEVICE STARLENS_DIRECT_INLINE double tensor_sum(const DirectPixelRule& rule,
+                                                              int terms, const double* nodes,
+                                                              const double* weights, double half_x,
+                                                              double half_y, double cx, double cy,
+                                                              double inverse) {
   using direct_pixel_detail::kMaxSeriesTerms;
+  double eps_x[N], eps_y[N];
+  for (int i = 0; i < N; ++i) {
+    const double u = half_x * nodes[i], v = half_y * nodes[i];
+    eps_x[i] = u * (2.0 * cx + u) * inverse;
+    eps_y[i] = v * (2.0 * cy + v) * inverse;
+  }
   double sum = 0.0;
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  // A row of nodes at a time: N values in registers.
   for (int j = 0; j < N; ++j) {
     double value[N];
     if (terms <= kMaxSeriesTerms) {
@@ -213,6 +232,27 @@ STARLENS_HOST_DEVICE inline double tensor_sum(const DirectPixelRule& rule, int t
     for (int i = 0; i < N; ++i) row += weights[i] * value[i];
     sum += weights[j] * row;
   }
+#else
+  // All nodes at once: N^2 independent Horner chains, which the compiler vectorises. The same
+  // operations on every node as the device's layout above, and the same order of the sums.
+  double eps[N * N], value[N * N];
+  for (int j = 0; j < N; ++j)
+    for (int i = 0; i < N; ++i) eps[j * N + i] = eps_x[i] + eps_y[j];
+  if (terms <= kMaxSeriesTerms) {
+    for (int n = 0; n < N * N; ++n) value[n] = rule.series[terms - 1];
+    for (int t = terms - 2; t >= 0; --t) {
+      const double coefficient = rule.series[t];
+      for (int n = 0; n < N * N; ++n) value[n] = value[n] * eps[n] + coefficient;
+    }
+  } else {
+    for (int n = 0; n < N * N; ++n) value[n] = pow(1.0 + eps[n], -rule.beta);
+  }
+  for (int j = 0; j < N; ++j) {
+    double row = 0.0;
+    for (int i = 0; i < N; ++i) row += weights[i] * value[j * N + i];
+    sum += weights[j] * row;
+  }
+#endif
   return sum;
 }
 
@@ -239,10 +279,9 @@ STARLENS_HOST_DEVICE inline int direct_pixel_order(const DirectPixelRule& rule, 
 // The integral of the PSF centred at the origin over [x0,x1] x [y0,y1] intersected with the
 // disc of radius `clip` (clip <= 0: none), as moffat_rectangle_integral, which it calls for
 // the pixels the tensor rule does not take (direct_pixel_order 0).
-STARLENS_HOST_DEVICE inline double direct_pixel_integral(const Moffat& psf,
-                                                         const DirectPixelRule& rule, double x0,
-                                                         double x1, double y0, double y1,
-                                                         double clip) {
+STARLENS_HOST_DEVICE STARLENS_DIRECT_INLINE double direct_pixel_integral(
+    const Moffat& psf, const DirectPixelRule& rule, double x0, double x1, double y0, double y1,
+    double clip) {
   using namespace direct_pixel_detail;
   const int order = direct_pixel_order(rule, x0, x1, y0, y1, clip);
   if (order == 0) return moffat_rectangle_integral(psf, x0, x1, y0, y1, clip);
@@ -259,34 +298,28 @@ STARLENS_HOST_DEVICE inline double direct_pixel_integral(const Moffat& psf,
       (reach_x * (2.0 * fabs(cx) + reach_x) + reach_y * (2.0 * fabs(cy) + reach_y)) * inverse;
   int terms = 1;
   while (terms <= kMaxSeriesTerms && !(eps_bound <= rule.series_reach[terms])) ++terms;
-  double eps_x[kMaxOrder], eps_y[kMaxOrder];
-  for (int i = 0; i < order; ++i) {
-    const double u = half_x * nodes[i], v = half_y * nodes[i];
-    eps_x[i] = u * (2.0 * cx + u) * inverse;
-    eps_y[i] = v * (2.0 * cy + v) * inverse;
-  }
   double sum = 0.0;
   switch (order) {
     case 2:
-      sum = tensor_sum<2>(rule, terms, weights, eps_x, eps_y);
+      sum = tensor_sum<2>(rule, terms, nodes, weights, half_x, half_y, cx, cy, inverse);
       break;
     case 3:
-      sum = tensor_sum<3>(rule, terms, weights, eps_x, eps_y);
+      sum = tensor_sum<3>(rule, terms, nodes, weights, half_x, half_y, cx, cy, inverse);
       break;
     case 4:
-      sum = tensor_sum<4>(rule, terms, weights, eps_x, eps_y);
+      sum = tensor_sum<4>(rule, terms, nodes, weights, half_x, half_y, cx, cy, inverse);
       break;
     case 5:
-      sum = tensor_sum<5>(rule, terms, weights, eps_x, eps_y);
+      sum = tensor_sum<5>(rule, terms, nodes, weights, half_x, half_y, cx, cy, inverse);
       break;
     case 6:
-      sum = tensor_sum<6>(rule, terms, weights, eps_x, eps_y);
+      sum = tensor_sum<6>(rule, terms, nodes, weights, half_x, half_y, cx, cy, inverse);
       break;
     case 7:
-      sum = tensor_sum<7>(rule, terms, weights, eps_x, eps_y);
+      sum = tensor_sum<7>(rule, terms, nodes, weights, half_x, half_y, cx, cy, inverse);
       break;
     default:
-      sum = tensor_sum<8>(rule, terms, weights, eps_x, eps_y);
+      sum = tensor_sum<8>(rule, terms, nodes, weights, half_x, half_y, cx, cy, inverse);
       break;
   }
   // The centre's density, (beta - 1) / (pi alpha^2) (1 + r^2 / alpha^2)^-beta.
