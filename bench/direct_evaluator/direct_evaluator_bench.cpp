@@ -67,6 +67,10 @@ int run(int argc, char** argv) {
   app.add_option("--psf-min-y", field.psf.min_y, "Visibility floor")->capture_default_str();
   app.add_option("--psf-max-radius", field.psf.max_radius, "Bound on direct supports, px")
       ->capture_default_str();
+  app.add_option("--flux-max", field.flux_max, "Largest flux drawn, Vega units")
+      ->capture_default_str();
+  app.add_option("--flux-slope", field.flux_slope, "Power law dN/dF ~ F^-slope")
+      ->capture_default_str();
   app.add_option("--seed", field.seed, "Random seed")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
