@@ -9,12 +9,12 @@
 // n x n tensor Gauss-Legendre rule; any other pixel with the exact polar quadrature.
 // The order comes from a proven bound (docs/accuracy/psf.md, "Direct evaluator"): the
 // integrand (alpha^2 + x^2 + y^2)^-beta is analytic in x except at x = +-i sqrt(alpha^2 + y^2),
-// at distance >= R from every point of the pixel; on the Bernstein ellipse E_rho around a side
-// (inside the disc of radius a/2, a = (rho + 1/rho) / 2, around the side's midpoint) its modulus
-// is at most (R - a/2)^-2beta, and on the pixel it is at least (R + sqrt 2)^-2beta. With the
-// Gauss-Legendre bound (64/15) M rho^-2n / (rho^2 - 1) per direction, the tensor rule's error
-// relative to the pixel is at most
-//   B(n, rho, R) = (64/15) ((R + sqrt 2) / (R - a/2))^2beta rho^-2n / (rho^2 - 1),
+// at distance >= R from the side's midpoint; on the Bernstein ellipse E_rho around a side of
+// half-length h <= 1/2 (inside the disc of radius h a, a = (rho + 1/rho) / 2, around the
+// midpoint) its modulus is at most (R - a/2)^-2beta, and on the pixel it is at least
+// (R + sqrt 2)^-2beta. With the n-point Gauss-Legendre bound (64/15) M rho^-2(n-1) / (rho^2 - 1)
+// per direction, the tensor rule's error relative to the pixel is at most
+//   B(n, rho, R) = (64/15) ((R + sqrt 2) / (R - a/2))^2beta rho^-2(n-1) / (rho^2 - 1),
 // which decreases with R; the rule stores, per order, the smallest R where min over rho of B
 // reaches kDirectQuadratureTarget.
 // The node values avoid a power per node: f = f(centre) (1 + eps)^-beta with
