@@ -9,7 +9,9 @@
 #   env: WIDTH HEIGHT (1920 x 1080, as bench/splat_cpu), REPEAT (5), LARGE (100000000; 0 skips), WORK (scratch
 #   folder, needs 2 x 5.6 GB), SMALL_COUNTS ("4096 16384 65536"), CPU_LARGE (1: also the CPU),
 #   BATCHES (e.g. "65536 1048576": also every GPU strategy at these batch sizes, on the
-#   largest small count; for tuning).
+#   largest small count; for tuning), DIRECT_COUNT (1000000; 0 skips: the direct-heavy case,
+#   the mixed field at --psf-min-y 1e-10, whose bright stars' supports reach far beyond the
+#   cache radius; the table's direct_s and its Gc/s are the direct kernel's).
 # Writes OUT_DIR/results.jsonl (one line per run), table.txt, clocks.csv (GPU clocks and load
 # every 250 ms) and manifests.tar.gz.
 set -uo pipefail
@@ -58,11 +60,11 @@ run() {
   rm -f "$frame"
 }
 
-# synth DISTRIBUTION EVENTS STREAM
+# synth DISTRIBUTION EVENTS STREAM [SYNTH OPTIONS...]
 synth() {
   local start=$(date +%s.%N)
   "$bin/starlens-synth-events" --distribution "$1" --count "$2" --width "$width" --height "$height" \
-    --seed 2026 -o "$3" --force --quiet || echo "FAILED: synth $1 $2"
+    --seed 2026 -o "$3" "${@:4}" --force --quiet || echo "FAILED: synth $1 $2"
   echo "synth $1 $2: $(date -u +%T) $(python3 -c "import time; print(round(time.time() - $start, 2))") s, $(stat -c %s "$3") bytes"
 }
 
@@ -79,6 +81,15 @@ for distribution in uniform hotspot; do
     done
   done
 done
+
+direct_count=${DIRECT_COUNT:-1000000}
+if [ "$direct_count" -gt 0 ]; then
+  stream=$work/direct-$direct_count.sle
+  synth mixed "$direct_count" "$stream" --psf-min-y 1e-10
+  run direct "$direct_count" "$stream" cpu adaptive "$repeat"
+  for strategy in "${strategies[@]}"; do run direct "$direct_count" "$stream" gpu "$strategy" "$repeat"; done
+  rm -f "$stream"
+fi
 
 if [ "$large" -gt 0 ]; then
   for distribution in uniform hotspot; do

@@ -5,8 +5,8 @@
 #include <string>
 
 #include "core/errors.h"
+#include "optics/event_class.h"
 #include "optics/moffat.h"
-#include "optics/psf.h"
 #include "synth_colour.h"
 
 namespace starlens::synth {

@@ -1,12 +1,14 @@
 // CPU evaluators: one event into a band of frame rows (RGB interleaved doubles). The cached
 // evaluator is the hot loop of the CPU splat: everything per event is computed once, and each
 // row reduces to a contiguous run of pixels with a branch-free inner loop.
+#include "optics/accumulate.h"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
 
 #include "optics/cached_row.h"
-#include "optics/psf.h"
+#include "optics/direct_pixel.h"
 
 namespace starlens {
 
@@ -247,10 +249,15 @@ std::uint64_t accumulate_cached(const StarEvent& event, const PhaseCache& cache,
   return cached_with<cached_row::RowAdder, 1>(event, cache, rgb, width, height, row_begin, row_end);
 }
 
-std::uint64_t accumulate_direct(const StarEvent& event, const Moffat& psf, double* rgb,
-                                std::uint32_t width, std::uint32_t height, std::uint32_t row_begin,
-                                std::uint32_t row_end) {
-  if (!usable(event)) return 0;
+// The direct evaluator's body, instantiated for the baseline and for AVX2 (always inlined, so
+// that direct_pixel_integral's loops over a row of nodes are compiled for the instance's
+// vector width). Lane-wise the same operations (no fused multiply-adds: -ffp-contract=off,
+// and the AVX2 target has none), so the same bits as the GPU's.
+[[gnu::always_inline]] inline std::uint64_t direct_with(const StarEvent& event, const Moffat& psf,
+                                                        const DirectPixelRule& rule, double* rgb,
+                                                        std::uint32_t width, std::uint32_t height,
+                                                        std::uint32_t row_begin,
+                                                        std::uint32_t row_end) {
   const double support = event.support;
   // Every pixel whose square meets the support disc.
   const RowRange rows = clamp_rows(std::floor(event.y - support), std::ceil(event.y + support) - 1,
@@ -271,7 +278,7 @@ std::uint64_t accumulate_direct(const StarEvent& event, const Moffat& psf, doubl
     double* out = rgb + 3 * std::size_t(row) * width;
     for (std::int64_t column = std::int64_t(lo); column <= std::int64_t(hi); ++column) {
       const double weight =
-          moffat_rectangle_integral(psf, column - event.x, column + 1 - event.x, y0, y1, support);
+          direct_pixel_integral(psf, rule, column - event.x, column + 1 - event.x, y0, y1, support);
       out[3 * column] += red * weight;
       out[3 * column + 1] += green * weight;
       out[3 * column + 2] += blue * weight;
@@ -279,6 +286,33 @@ std::uint64_t accumulate_direct(const StarEvent& event, const Moffat& psf, doubl
     contributions += std::uint64_t(hi - lo + 1);
   }
   return contributions;
+}
+
+#if defined(__x86_64__)
+[[gnu::target("avx2")]] std::uint64_t direct_avx2(const StarEvent& event, const Moffat& psf,
+                                                  const DirectPixelRule& rule, double* rgb,
+                                                  std::uint32_t width, std::uint32_t height,
+                                                  std::uint32_t row_begin, std::uint32_t row_end) {
+  return direct_with(event, psf, rule, rgb, width, height, row_begin, row_end);
+}
+#endif
+
+std::uint64_t accumulate_direct(const StarEvent& event, const Moffat& psf, double* rgb,
+                                std::uint32_t width, std::uint32_t height, std::uint32_t row_begin,
+                                std::uint32_t row_end) {
+  if (!usable(event)) return 0;
+  // The rule of the last PSF per thread: a splat calls this per event and band with one PSF.
+  thread_local Moffat last_psf{0.0, 0.0};
+  thread_local DirectPixelRule rule{};
+  if (psf.alpha != last_psf.alpha || psf.beta != last_psf.beta) {
+    rule = direct_pixel_rule(psf);
+    last_psf = psf;
+  }
+#if defined(__x86_64__)
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  if (avx2) return direct_avx2(event, psf, rule, rgb, width, height, row_begin, row_end);
+#endif
+  return direct_with(event, psf, rule, rgb, width, height, row_begin, row_end);
 }
 
 }  // namespace starlens

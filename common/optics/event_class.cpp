@@ -1,8 +1,8 @@
 // Event classes of DESIGN section 5: discarded below the visibility floor, cache splats,
 // wing clips and direct events, from the flux and the PSF model alone.
-#include <cmath>
+#include "optics/event_class.h"
 
-#include "optics/psf.h"
+#include <cmath>
 
 namespace starlens {
 

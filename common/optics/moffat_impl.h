@@ -1,6 +1,7 @@
 #pragma once
-// Implementation of moffat.h, included at its end. Header-only, <cmath> only, no recursion,
-// no exceptions and fixed loop bounds, so CUDA/HIP device code runs the same arithmetic.
+// Implementation of moffat.h, included at its end. Header-only, <cmath> and <numbers> only, no
+// recursion, no exceptions and fixed loop bounds, so CUDA/HIP device code runs the same
+// arithmetic.
 //
 // Pixel integral (docs/accuracy/psf.md): in polar coordinates around the PSF centre the
 // radial integral is closed-form, so the flux in a region is
@@ -14,12 +15,12 @@
 // points at or near t = 0. Each piece is cut geometrically toward 0 where needed and
 // integrated with a Gauss-Legendre rule whose order follows from the Bernstein-ellipse bound.
 #include <cmath>
+#include <numbers>
 
 namespace starlens {
 
 namespace moffat_detail {
 
-constexpr double kPi = 3.14159265358979323846;
 // A graded sub-interval [l, 3l] keeps its nearest singularity (at 0) one half-length away.
 constexpr double kGradingRatio = 3.0;
 // Sub-intervals per piece: 3^40 ~ 1e19 covers every angle ratio that carries flux; the last
@@ -266,8 +267,7 @@ STARLENS_HOST_DEVICE inline Moffat moffat_from_fwhm(double fwhm, double beta) {
 
 STARLENS_HOST_DEVICE inline double moffat_density(const Moffat& psf, double r) {
   const double u = r * r / (psf.alpha * psf.alpha);
-  return (psf.beta - 1.0) / (moffat_detail::kPi * psf.alpha * psf.alpha) *
-         exp(-psf.beta * log1p(u));
+  return (psf.beta - 1.0) / (std::numbers::pi * psf.alpha * psf.alpha) * exp(-psf.beta * log1p(u));
 }
 
 STARLENS_HOST_DEVICE inline double moffat_enclosed(const Moffat& psf, double r) {
@@ -309,7 +309,7 @@ STARLENS_HOST_DEVICE inline double moffat_rectangle_integral(const Moffat& psf, 
     h.p0 = q0, h.p1 = q1, h.q0 = p0, h.q1 = p1;
     sum += integrate_half_quadrant(h);
   }
-  return sum / (2.0 * moffat_detail::kPi);
+  return sum / (2.0 * std::numbers::pi);
 }
 
 }  // namespace starlens

@@ -1,9 +1,11 @@
 // The immutable phase cache (DESIGN section 5): exact pixel integrals of a unit-flux event at
 // the (P+1)^2 sub-pixel phases over the (2Rc+1)^2 window, built once in parallel.
+#include "optics/phase_cache.h"
+
 #include <string>
 
 #include "core/errors.h"
-#include "optics/psf.h"
+#include "optics/moffat.h"
 
 namespace starlens {
 

@@ -8,7 +8,7 @@
 #include "catalog/star_record.h"
 #include "colour/flux_unit.h"
 #include "events/star_event.h"
-#include "optics/psf.h"
+#include "optics/event_class.h"
 #include "visibility_bound.h"
 
 namespace starlens::produce {

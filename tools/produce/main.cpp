@@ -19,7 +19,7 @@
 #include "manifest/manifest.h"
 #include "manifest/replay.h"
 #include "manifest_base.h"
-#include "optics/psf.h"
+#include "optics/event_class.h"
 #include "producer.h"
 #include "run_record.h"
 #include "scatter_command.h"

@@ -16,7 +16,7 @@
 #include "catalog/store_reader.h"
 #include "chunk_statistics.h"
 #include "event_sink.h"
-#include "optics/psf.h"
+#include "optics/event_class.h"
 #include "producer_counts.h"
 
 namespace starlens::produce {

@@ -7,7 +7,7 @@
 #include "colour/blackbody_tristimulus.h"
 #include "colour/flux_unit.h"
 #include "colour/planck.h"
-#include "optics/psf.h"
+#include "optics/event_class.h"
 
 namespace starlens::produce {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "events/event_stream.h"
 #include "frame/frame.h"
-#include "optics/psf.h"
+#include "optics/accumulate.h"  // the phase cache, and the CPU backend's evaluators
 
 namespace starlens {
 

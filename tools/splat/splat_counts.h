@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 
-#include "optics/psf.h"
+#include "optics/event_class.h"
 
 namespace starlens {
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "core/errors.h"
+#include "optics/event_class.h"
 #include "optics/moffat.h"
-#include "optics/psf.h"
 #include "synth_field.h"
 
 using namespace starlens;

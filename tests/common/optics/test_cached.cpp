@@ -10,7 +10,8 @@
 #include <string>
 
 #include "frame_fixture.h"
-#include "optics/psf.h"
+#include "optics/accumulate.h"
+#include "optics/event_class.h"
 #include "reference_integrals.h"
 
 namespace starlens {

@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "frame_fixture.h"
-#include "optics/psf.h"
+#include "optics/accumulate.h"
 #include "reference_integrals.h"
 
 namespace starlens {

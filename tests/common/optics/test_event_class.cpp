@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "optics/psf.h"
+#include "optics/event_class.h"
 #include "reference_integrals.h"
 
 namespace starlens {

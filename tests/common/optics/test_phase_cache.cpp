@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "core/errors.h"
-#include "optics/psf.h"
+#include "optics/phase_cache.h"
 #include "reference_integrals.h"
 
 namespace starlens {

@@ -13,7 +13,7 @@
 #include "catalog/sky_cells.h"
 #include "catalog/store_writer.h"
 #include "mesh_fixtures.h"
-#include "optics/psf.h"
+#include "optics/event_class.h"
 #include "producer.h"
 #include "spacetime/minkowski.h"
 

@@ -28,9 +28,8 @@ TileScratch& BatchDispatch::scratch(GpuStrategy strategy) {
   const bool scatter = strategy == GpuStrategy::scatter16;
   auto& owner = scatter ? scatter_tiles_ : tile == 16 ? tiles16_ : tiles32_;
   // Segments of a tile's list: long enough to amortise a block's frame update, short
-  // enough that a hot spot's few tiles still spread over all multiprocessors. (The warp
-  // blocks, 2 x 10^7 events on the H200: tile16 256 -> 1,024 gave 45.3 -> 49.3 G/s uniform,
-  // 39.4 -> 43.1 hot spot; tile32 512 -> 2,048 32.2 -> 31.7 uniform, 26.7 -> 29.3 hot spot.)
+  // enough that a hot spot's few tiles still spread over all multiprocessors (docs/gpu.md,
+  // "Measured choices").
   const std::uint32_t segment = scatter ? scatter_segment_ : tile == 16 ? 1024u : 2048u;
   if (!owner) {
     // By default a full batch's references at the bound per cached event: one round a batch
@@ -56,8 +55,8 @@ void BatchDispatch::run(BatchSlot& slot, GpuStrategy strategy, const BatchSummar
   const bool cached = summary.direct < summary.events;
   TileScratch* tiles = cached && strategy != GpuStrategy::atomic ? &scratch(strategy) : nullptr;
   // A batch binned in one round is counted into its tiles by the prepare kernel: the copy of
-  // the records, bound by memory, hides the counting's atomics (a separate counting pass took
-  // as long as the prepare kernel).
+  // the records, bound by memory, hides the counting's atomics (docs/gpu.md, "Measured
+  // choices").
   if (tiles != nullptr) tiles->view.ranks_per_event = ranks_for(*tiles, summary);
   const bool counted = tiles != nullptr && events_per_round(*tiles, summary) >= count;
   launch_prepare_events(slot.device.data(), count, constants_, prepared_.data(),
@@ -85,9 +84,9 @@ void BatchDispatch::run_cached(BatchSlot& slot, GpuStrategy strategy, const Batc
   const std::span<const StarEvent> events(slot.staged.data(), count);
   const std::uint64_t capacity = tiles.view.reference_capacity;
   // Rounds of consecutive events whose tile references fit the scratch: as many events as the
-  // bound per event allows (counting each event's references on the host instead took 2.7 s
-  // a batch of 4 Mi events); only where one event's bound exceeds the scratch (a tiny frame
-  // with forced small scratch), as many as their exact counts allow, and at least one.
+  // bound per event allows (counting each event's references on the host is far slower:
+  // docs/gpu.md, "Measured choices"); only where one event's bound exceeds the scratch (a tiny
+  // frame with forced small scratch), as many as their exact counts allow, and at least one.
   const std::uint64_t per_round = events_per_round(tiles, summary);
   const std::uint64_t ranked = tiles.rank_capacity / tiles.view.ranks_per_event;  // >= 1
   const auto round_end = [&](std::uint32_t first) -> std::uint32_t {

@@ -6,14 +6,15 @@
 // accumulate_direct) operation for operation, and is compiled without contraction into
 // fused multiply-adds (as the CPU's), so each cached contribution is bitwise the CPU's; GPU
 // and CPU frames differ only in the order of additions (and, for direct events, in the last
-// bits of the device's cos/sin/log1p/expm1).
+// bits of the device's pow/log1p/expm1).
 #include <cmath>
 #include <cstdint>
 #include <vector>
 
 #include "events/star_event.h"
+#include "optics/direct_pixel.h"
 #include "optics/moffat.h"
-#include "optics/psf.h"
+#include "optics/phase_cache.h"
 #include "tile_geometry.h"
 
 namespace starlens {
@@ -166,17 +167,18 @@ STARLENS_HOST_DEVICE inline PreparedEvent prepare_event(const StarEvent& event,
   return e;
 }
 
-// The exact integral over pixel (i, j) of the event's box clipped to the support disc, if
-// the CPU's direct evaluator visits the pixel (its row's reach; it counts zero weights too).
+// The integral over pixel (i, j) of the event's box clipped to the support disc
+// (direct_pixel_integral, as the CPU's accumulate_direct), if the CPU's direct evaluator
+// visits the pixel (its row's reach; it counts zero weights too).
 STARLENS_HOST_DEVICE inline bool direct_pixel_weight(const PreparedEvent& e, std::int32_t i,
                                                      std::int32_t j, const Moffat& psf,
-                                                     double& weight) {
+                                                     const DirectPixelRule& rule, double& weight) {
   const double y0 = j - e.y, y1 = j + 1 - e.y;
   const double nearest_dy = y0 > 0 ? y0 : y1 < 0 ? -y1 : 0.0;
   if (!(nearest_dy < e.support)) return false;
   const double reach = sqrt((e.support - nearest_dy) * (e.support + nearest_dy));
   if (i < floor(e.x - reach) || i > ceil(e.x + reach) - 1) return false;
-  weight = moffat_rectangle_integral(psf, i - e.x, i + 1 - e.x, y0, y1, e.support);
+  weight = direct_pixel_integral(psf, rule, i - e.x, i + 1 - e.x, y0, y1, e.support);
   return true;
 }
 

@@ -14,7 +14,7 @@
 #include "events/event_stream.h"
 #include "gpu_device.h"
 #include "gpu_strategy.h"
-#include "optics/psf.h"
+#include "optics/phase_cache.h"
 
 namespace starlens {
 

@@ -1,5 +1,6 @@
 #pragma once
-// Launchers of the splat kernels (atomic_splat.hip, tile_splat.hip). GPU translation units
+// Launchers of the splat kernels (prepare_events.hip, atomic_splat.hip, direct_splat.hip,
+// tile_binning.hip, tile_splat.hip, scatter_splat.hip). GPU translation units
 // only. Every launcher only queues work on `stream`; errors inside a kernel surface at the
 // next synchronisation.
 #include <algorithm>

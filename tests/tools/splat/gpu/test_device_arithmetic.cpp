@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "optics/psf.h"
+#include "optics/accumulate.h"
 #include "splat_device.h"
 
 using namespace starlens;
@@ -39,13 +39,13 @@ SplatConstants constants_for(const Case& frame, const PsfModel& model, const Pha
 // The GPU kernels' sum for one event: every pixel of the prepared box that pixel_weight
 // accepts. Returns the contributions.
 std::uint64_t splat_like_gpu(const StarEvent& event, const SplatConstants& c,
-                             std::vector<double>& rgb) {
+                             const DirectPixelRule& rule, std::vector<double>& rgb) {
   const PreparedEvent e = prepare_event(event, c);
   std::uint64_t added = 0;
   for (std::int32_t j = e.box.j0; j <= e.box.j1; ++j)
     for (std::int32_t i = e.box.i0; i <= e.box.i1; ++i) {
       double weight = 0;
-      const bool adds = e.direct ? direct_pixel_weight(e, i, j, c.psf, weight)
+      const bool adds = e.direct ? direct_pixel_weight(e, i, j, c.psf, rule, weight)
                                  : cached_pixel_weight(e, i, j, c, weight);
       if (!adds) continue;
       double* pixel = rgb.data() + 3 * (std::size_t(j) * c.width + i);
@@ -105,6 +105,7 @@ void check_case(const Case& frame) {
   std::vector<PhaseQuad> quads;
   const SplatConstants c = constants_for(frame, model, cache, quads);
   const Moffat psf = c.psf;
+  const DirectPixelRule rule = direct_pixel_rule(psf);  // what the direct kernel's launch passes
   std::vector<double> cpu(std::size_t(frame.width) * frame.height * 3);
   std::vector<double> gpu(cpu.size());
   std::uint64_t total = 0;
@@ -117,7 +118,7 @@ void check_case(const Case& frame) {
             ? accumulate_direct(event, psf, cpu.data(), frame.width, frame.height, 0, frame.height)
             : accumulate_cached(event, cache, cpu.data(), frame.width, frame.height, 0,
                                 frame.height);
-    const std::uint64_t gpu_count = splat_like_gpu(event, c, gpu);
+    const std::uint64_t gpu_count = splat_like_gpu(event, c, rule, gpu);
     INFO("event x " << event.x << " y " << event.y << " support " << event.support << " flux "
                     << event.flux << (direct ? " direct" : " cached"));
     CHECK(gpu_count == cpu_count);

@@ -1,0 +1,330 @@
+#pragma once
+// The direct evaluator's pixel integral (DESIGN section 5): the Moffat PSF over a pixel clipped
+// to the event's support disc, to within 1e-13 relative of moffat_rectangle_integral, at a
+// fraction of its cost where the pixel is far from the centre. Header-only and host-device:
+// the GPU's direct kernel calls the same arithmetic as the CPU's evaluator.
+//
+// A pixel (sides <= 1) that the support circle does not cut and whose nearest point lies at
+// R^2 = alpha^2 + d_near^2 above the rule's threshold of some order n is integrated with the
+// n x n tensor Gauss-Legendre rule; any other pixel with the exact polar quadrature.
+// The order comes from a proven bound (docs/accuracy/psf.md, "Direct evaluator"): the
+// integrand (alpha^2 + x^2 + y^2)^-beta is analytic in x except at x = +-i sqrt(alpha^2 + y^2),
+// at distance >= R from the side's midpoint; on the Bernstein ellipse E_rho around a side of
+// half-length h <= 1/2 (inside the disc of radius h a, a = (rho + 1/rho) / 2, around the
+// midpoint) its modulus is at most (R - a/2)^-2beta, and on the pixel it is at least
+// (R + sqrt 2)^-2beta. With the n-point Gauss-Legendre bound (64/15) M rho^-2(n-1) / (rho^2 - 1)
+// per direction, the tensor rule's error relative to the pixel is at most
+//   B(n, rho, R) = (64/15) ((R + sqrt 2) / (R - a/2))^2beta rho^-2(n-1) / (rho^2 - 1),
+// which decreases with R; the rule stores, per order, the smallest R where min over rho of B
+// reaches kDirectQuadratureTarget.
+// The node values avoid a power per node: f = f(centre) (1 + eps)^-beta with
+// eps = (2 cx u + u^2 + 2 cy v + v^2) / (alpha^2 + cx^2 + cy^2), summed as the binomial series
+// sum_k binom(-beta, k) eps^k; its first K terms leave at most
+//   |binom(-beta, K)| e^K (1 + e)^beta / (1 - e (beta + K) / (K + 1))
+// relative to the node's value for |eps| <= e, and the rule stores the largest e each K allows
+// at kDirectSeriesTarget. Nodes of pixels beyond the series' reach use pow.
+#include <cmath>
+#include <numbers>
+
+#include "optics/moffat.h"
+
+// The tensor rule is inlined into each caller, so that the CPU's evaluator compiles its loops
+// for the caller's instruction set (accumulate_direct has an AVX2 instance).
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define STARLENS_DIRECT_INLINE __forceinline__
+#else
+#define STARLENS_DIRECT_INLINE __attribute__((always_inline)) inline
+#endif
+
+namespace starlens {
+
+namespace direct_pixel_detail {
+
+constexpr int kMinOrder = 2;
+constexpr int kMaxOrder = 8;
+constexpr int kOrderCount = kMaxOrder - kMinOrder + 1;
+constexpr int kMaxSeriesTerms = 24;
+// The largest half-side of a rectangle the tensor rule takes: half a pixel, with room for the
+// rounding of column - x and column + 1 - x (the bound below is built for it).
+constexpr double kMaxHalfSide = 0.5 * (1.0 + 1e-9);
+
+// Gauss-Legendre rules of kMinOrder .. kMaxOrder points on [-1, 1], computed with 50-digit
+// arithmetic (mpmath) and rounded to double; rule n starts at entry n(n-1)/2 - 1.
+struct GaussLegendreRules {
+  double nodes[35];
+  double weights[35];
+};
+
+STARLENS_HOST_DEVICE inline const GaussLegendreRules& gauss_legendre_rules() {
+  // clang-format off
+  static constexpr GaussLegendreRules rules = {
+    {0.5773502691896257, -0.5773502691896257,
+     0.7745966692414834, 0.0, -0.7745966692414834,
+     0.8611363115940526, 0.33998104358485626, -0.33998104358485626, -0.8611363115940526,
+     0.906179845938664, 0.5384693101056831, 0.0, -0.5384693101056831, -0.906179845938664,
+     0.932469514203152, 0.6612093864662645, 0.2386191860831969, -0.2386191860831969,
+     -0.6612093864662645, -0.932469514203152,
+     0.9491079123427585, 0.7415311855993945, 0.4058451513773972, 0.0, -0.4058451513773972,
+     -0.7415311855993945, -0.9491079123427585,
+     0.9602898564975363, 0.7966664774136267, 0.525532409916329, 0.1834346424956498,
+     -0.1834346424956498, -0.525532409916329, -0.7966664774136267, -0.9602898564975363},
+    {1.0, 1.0,
+     0.5555555555555556, 0.8888888888888888, 0.5555555555555556,
+     0.34785484513745385, 0.6521451548625461, 0.6521451548625461, 0.34785484513745385,
+     0.23692688505618908, 0.47862867049936647, 0.5688888888888889, 0.47862867049936647,
+     0.23692688505618908,
+     0.17132449237917036, 0.3607615730481386, 0.46791393457269104, 0.46791393457269104,
+     0.3607615730481386, 0.17132449237917036,
+     0.1294849661688697, 0.27970539148927664, 0.3818300505051189, 0.4179591836734694,
+     0.3818300505051189, 0.27970539148927664, 0.1294849661688697,
+     0.10122853629037626, 0.22238103445337448, 0.31370664587788727, 0.362683783378362,
+     0.362683783378362, 0.31370664587788727, 0.22238103445337448, 0.10122853629037626},
+  };
+  // clang-format on
+  return rules;
+}
+
+STARLENS_HOST_DEVICE constexpr int first_node(int order) {
+  return order * (order - 1) / 2 - 1;
+}
+
+}  // namespace direct_pixel_detail
+
+// Relative error bounds the rule is built for: the tensor rule's and the series' (per node).
+constexpr double kDirectQuadratureTarget = 5e-14;
+constexpr double kDirectSeriesTarget = 5e-14;
+
+// What the fast pixel integral needs of one PSF, computed once (direct_pixel_rule).
+struct DirectPixelRule {
+  double alpha_sq;
+  double beta;
+  double peak;  // (beta - 1) / (pi alpha^2): the density at the centre
+  // Order kMinOrder + k is enough where alpha^2 + d_near^2 >= min_radius_sq[k] (infinite:
+  // never, the pixel is integrated exactly).
+  double min_radius_sq[direct_pixel_detail::kOrderCount];
+  // binom(-beta, k), and the largest |eps| that the first K terms cover (series_reach[K]).
+  double series[direct_pixel_detail::kMaxSeriesTerms];
+  double series_reach[direct_pixel_detail::kMaxSeriesTerms + 1];
+};
+
+// The bound B(n, rho, R) above; infinite where the ellipse reaches the singularities.
+inline double direct_quadrature_bound(int order, double rho, double radius, double beta) {
+  using direct_pixel_detail::kMaxHalfSide;
+  const double a = 0.5 * (rho + 1.0 / rho);
+  if (!(kMaxHalfSide * a < radius)) return INFINITY;
+  // The pixel's diameter 2 sqrt(2) h and the ellipse's reach h a, h = kMaxHalfSide.
+  const double diameter = 2.0 * std::numbers::sqrt2 * kMaxHalfSide;
+  return 64.0 / 15.0 * std::pow((radius + diameter) / (radius - kMaxHalfSide * a), 2.0 * beta) *
+         std::pow(rho, -2.0 * (order - 1)) / (rho * rho - 1.0);
+}
+
+// min over rho of the bound, by golden-section search on log(rho) (the bound is unimodal in
+// it: a decreasing power of rho times a factor that grows without bound as a/2 -> R). Any rho
+// gives a valid bound, so an inexact minimum only makes the rule more cautious.
+inline double direct_quadrature_bound(int order, double radius, double beta) {
+  double lo = 1e-9, hi = std::log(4.0 * radius + 2.0);
+  const double g = 0.5 * (std::sqrt(5.0) - 1.0);
+  double best = INFINITY;
+  for (int step = 0; step < 80; ++step) {
+    const double m1 = hi - g * (hi - lo), m2 = lo + g * (hi - lo);
+    const double b1 = direct_quadrature_bound(order, std::exp(m1), radius, beta);
+    const double b2 = direct_quadrature_bound(order, std::exp(m2), radius, beta);
+    best = std::fmin(best, std::fmin(b1, b2));
+    if (b1 < b2) {
+      hi = m2;
+    } else {
+      lo = m1;
+    }
+  }
+  return best;
+}
+
+// The series' tail after `terms` terms, relative to the node's value, for |eps| <= e.
+inline double direct_series_bound(int terms, double e, double beta) {
+  double coefficient = 1.0;  // |binom(-beta, terms)|
+  for (int k = 0; k < terms; ++k) coefficient *= (beta + k) / (k + 1);
+  const double ratio = e * (beta + terms) / (terms + 1);
+  if (!(ratio < 1.0)) return INFINITY;
+  return coefficient * std::pow(e, terms) * std::pow(1.0 + e, beta) / (1.0 - ratio);
+}
+
+// The rule of one PSF (host: a few thousand pow calls). `quadrature_target` and
+// `series_target` are the relative bounds the orders and series lengths are chosen for.
+inline DirectPixelRule direct_pixel_rule(const Moffat& psf,
+                                         double quadrature_target = kDirectQuadratureTarget,
+                                         double series_target = kDirectSeriesTarget) {
+  using namespace direct_pixel_detail;
+  DirectPixelRule rule{};
+  rule.alpha_sq = psf.alpha * psf.alpha;
+  rule.beta = psf.beta;
+  rule.peak = (psf.beta - 1.0) / (std::numbers::pi * rule.alpha_sq);
+  for (int k = 0; k < kOrderCount; ++k) {
+    // The smallest R (px) meeting the target, by bisection on a geometric scale; the bound
+    // decreases with R, so every larger R meets it too.
+    double lo = 1e-3, hi = 1e5;
+    if (direct_quadrature_bound(kMinOrder + k, hi, psf.beta) > quadrature_target) {
+      rule.min_radius_sq[k] = INFINITY;
+      continue;
+    }
+    for (int step = 0; step < 100; ++step) {
+      const double mid = std::sqrt(lo * hi);
+      if (direct_quadrature_bound(kMinOrder + k, mid, psf.beta) <= quadrature_target) {
+        hi = mid;
+      } else {
+        lo = mid;
+      }
+    }
+    rule.min_radius_sq[k] = hi * hi;
+  }
+  double coefficient = 1.0;
+  for (int k = 0; k < kMaxSeriesTerms; ++k) {
+    rule.series[k] = coefficient;
+    coefficient *= -(psf.beta + k) / (k + 1);
+  }
+  rule.series_reach[0] = 0.0;
+  for (int terms = 1; terms <= kMaxSeriesTerms; ++terms) {
+    // The largest e meeting the target, by bisection (the tail grows with e); rounded down.
+    double lo = 0.0, hi = 1.0;
+    for (int step = 0; step < 100; ++step) {
+      const double mid = 0.5 * (lo + hi);
+      if (direct_series_bound(terms, mid, psf.beta) <= series_target) {
+        lo = mid;
+      } else {
+        hi = mid;
+      }
+    }
+    rule.series_reach[terms] = lo;
+  }
+  return rule;
+}
+
+// The tensor rule's sum over the nodes (i, j) of weights[i] weights[j] (1 + eps)^-beta, with
+// eps = eps_x[i] + eps_y[j], eps_x[i] = u (2 cx + u) / S at u = half_x nodes[i] (likewise y):
+// the first `terms` terms of the binomial series, or pow where terms exceeds the series'
+// length. The order is a template parameter, so that the loops unroll and the values stay in
+// registers.
+template <int N>
+STARLENS_HOST_DEVICE STARLENS_DIRECT_INLINE double tensor_sum(const DirectPixelRule& rule,
+                                                              int terms, const double* nodes,
+                                                              const double* weights, double half_x,
+                                                              double half_y, double cx, double cy,
+                                                              double inverse) {
+  using direct_pixel_detail::kMaxSeriesTerms;
+  double eps_x[N], eps_y[N];
+  for (int i = 0; i < N; ++i) {
+    const double u = half_x * nodes[i], v = half_y * nodes[i];
+    eps_x[i] = u * (2.0 * cx + u) * inverse;
+    eps_y[i] = v * (2.0 * cy + v) * inverse;
+  }
+  double sum = 0.0;
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  // A row of nodes at a time: N values in registers.
+  for (int j = 0; j < N; ++j) {
+    double value[N];
+    if (terms <= kMaxSeriesTerms) {
+      for (int i = 0; i < N; ++i) value[i] = rule.series[terms - 1];
+      for (int t = terms - 2; t >= 0; --t)
+        for (int i = 0; i < N; ++i) value[i] = value[i] * (eps_x[i] + eps_y[j]) + rule.series[t];
+    } else {
+      for (int i = 0; i < N; ++i) value[i] = pow(1.0 + (eps_x[i] + eps_y[j]), -rule.beta);
+    }
+    double row = 0.0;
+    for (int i = 0; i < N; ++i) row += weights[i] * value[i];
+    sum += weights[j] * row;
+  }
+#else
+  // All nodes at once: N^2 independent Horner chains, which the compiler vectorises. The same
+  // operations on every node as the device's layout above, and the same order of the sums.
+  double eps[N * N], value[N * N];
+  for (int j = 0; j < N; ++j)
+    for (int i = 0; i < N; ++i) eps[j * N + i] = eps_x[i] + eps_y[j];
+  if (terms <= kMaxSeriesTerms) {
+    for (int n = 0; n < N * N; ++n) value[n] = rule.series[terms - 1];
+    for (int t = terms - 2; t >= 0; --t) {
+      const double coefficient = rule.series[t];
+      for (int n = 0; n < N * N; ++n) value[n] = value[n] * eps[n] + coefficient;
+    }
+  } else {
+    for (int n = 0; n < N * N; ++n) value[n] = pow(1.0 + eps[n], -rule.beta);
+  }
+  for (int j = 0; j < N; ++j) {
+    double row = 0.0;
+    for (int i = 0; i < N; ++i) row += weights[i] * value[j * N + i];
+    sum += weights[j] * row;
+  }
+#endif
+  return sum;
+}
+
+// The order of the tensor rule for the rectangle [x0,x1] x [y0,y1] around the PSF's centre
+// clipped to the disc of radius `clip` (<= 0: none), or 0 where the exact quadrature takes it:
+// no order reaches the target, the rectangle is empty, wider than a pixel, or cut by the
+// support circle.
+STARLENS_HOST_DEVICE inline int direct_pixel_order(const DirectPixelRule& rule, double x0,
+                                                   double x1, double y0, double y1, double clip) {
+  using namespace direct_pixel_detail;
+  const double half_x = 0.5 * (x1 - x0), half_y = 0.5 * (y1 - y0);
+  if (!(half_x > 0.0) || !(half_y > 0.0) || half_x > kMaxHalfSide || half_y > kMaxHalfSide)
+    return 0;
+  const double far_x = fmax(fabs(x0), fabs(x1)), far_y = fmax(fabs(y0), fabs(y1));
+  if (clip > 0.0 && !(far_x * far_x + far_y * far_y <= clip * clip)) return 0;
+  const double near_x = x0 > 0.0 ? x0 : x1 < 0.0 ? -x1 : 0.0;
+  const double near_y = y0 > 0.0 ? y0 : y1 < 0.0 ? -y1 : 0.0;
+  const double radius_sq = rule.alpha_sq + near_x * near_x + near_y * near_y;
+  for (int k = 0; k < kOrderCount; ++k)
+    if (radius_sq >= rule.min_radius_sq[k]) return kMinOrder + k;
+  return 0;
+}
+
+// The integral of the PSF centred at the origin over [x0,x1] x [y0,y1] intersected with the
+// disc of radius `clip` (clip <= 0: none), as moffat_rectangle_integral, which it calls for
+// the pixels the tensor rule does not take (direct_pixel_order 0).
+STARLENS_HOST_DEVICE STARLENS_DIRECT_INLINE double direct_pixel_integral(
+    const Moffat& psf, const DirectPixelRule& rule, double x0, double x1, double y0, double y1,
+    double clip) {
+  using namespace direct_pixel_detail;
+  const int order = direct_pixel_order(rule, x0, x1, y0, y1, clip);
+  if (order == 0) return moffat_rectangle_integral(psf, x0, x1, y0, y1, clip);
+  const double half_x = 0.5 * (x1 - x0), half_y = 0.5 * (y1 - y0);
+  const GaussLegendreRules& rules = gauss_legendre_rules();
+  const double* nodes = rules.nodes + first_node(order);
+  const double* weights = rules.weights + first_node(order);
+  const double cx = x0 + half_x, cy = y0 + half_y;
+  const double centre_sq = rule.alpha_sq + cx * cx + cy * cy;
+  const double inverse = 1.0 / centre_sq;
+  // |eps| at the nodes (|u| <= half_x nodes[0], |v| <= half_y nodes[0]).
+  const double reach_x = half_x * nodes[0], reach_y = half_y * nodes[0];
+  const double eps_bound =
+      (reach_x * (2.0 * fabs(cx) + reach_x) + reach_y * (2.0 * fabs(cy) + reach_y)) * inverse;
+  int terms = 1;
+  while (terms <= kMaxSeriesTerms && !(eps_bound <= rule.series_reach[terms])) ++terms;
+  double sum = 0.0;
+  switch (order) {
+    case 2:
+      sum = tensor_sum<2>(rule, terms, nodes, weights, half_x, half_y, cx, cy, inverse);
+      break;
+    case 3:
+      sum = tensor_sum<3>(rule, terms, nodes, weights, half_x, half_y, cx, cy, inverse);
+      break;
+    case 4:
+      sum = tensor_sum<4>(rule, terms, nodes, weights, half_x, half_y, cx, cy, inverse);
+      break;
+    case 5:
+      sum = tensor_sum<5>(rule, terms, nodes, weights, half_x, half_y, cx, cy, inverse);
+      break;
+    case 6:
+      sum = tensor_sum<6>(rule, terms, nodes, weights, half_x, half_y, cx, cy, inverse);
+      break;
+    case 7:
+      sum = tensor_sum<7>(rule, terms, nodes, weights, half_x, half_y, cx, cy, inverse);
+      break;
+    default:
+      sum = tensor_sum<8>(rule, terms, nodes, weights, half_x, half_y, cx, cy, inverse);
+      break;
+  }
+  // The centre's density, (beta - 1) / (pi alpha^2) (1 + r^2 / alpha^2)^-beta.
+  const double centre = rule.peak * pow(centre_sq / rule.alpha_sq, -rule.beta);
+  return centre * half_x * half_y * sum;
+}
+
+}  // namespace starlens
