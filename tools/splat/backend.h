@@ -9,7 +9,7 @@
 
 #include "events/event_stream.h"
 #include "frame/frame.h"
-#include "optics/accumulate.h"  // the phase cache, and the CPU backend's evaluators
+#include "optics/phase_cache.h"
 
 namespace starlens {
 

@@ -10,6 +10,7 @@
 
 #include "backend.h"
 #include "core/stopwatch.h"
+#include "optics/accumulate.h"
 #include "splat_counts.h"
 
 namespace starlens {
