@@ -98,6 +98,7 @@ stage() {  # name, then the command (its manifest is OUTPUT.manifest.json)
   fi
   end=$(date +%s.%N)
   awk -v n="$name" -v s="$start" -v e="$end" 'BEGIN { printf "%s %.3f\n", n, e - s }' >>"$results/walls"
+  echo "stage $(tail -1 "$results/walls") s"
 }
 
 # Inputs, made once per parameter set (not part of the frame's time).
@@ -129,12 +130,6 @@ cp "$stream.manifest.json" "$results/produce_file.manifest.json"
 echo "stream: $(du -h "$stream" | cut -f1)"
 sync
 
-for backend in $backends; do
-  stage "splat_$backend" "${splat[@]}" --backend "$backend" -i "$stream" -o "$work/frame-$backend.exr"
-  cp "$work/frame-$backend.exr.manifest.json" "$results/splat_$backend.manifest.json"
-done
-[ "$keep_stream" = yes ] || rm -f "$stream" "$stream.manifest.json"
-
 if [ "$pipe" = yes ]; then
   first=${backends%% *}
   piped() {
@@ -144,6 +139,12 @@ if [ "$pipe" = yes ]; then
   stage pipe piped
   cp "$work/frame-pipe.exr.manifest.json" "$results/pipe_splat.manifest.json"
 fi
+
+for backend in $backends; do
+  stage "splat_$backend" "${splat[@]}" --backend "$backend" -i "$stream" -o "$work/frame-$backend.exr"
+  cp "$work/frame-$backend.exr.manifest.json" "$results/splat_$backend.manifest.json"
+done
+[ "$keep_stream" = yes ] || rm -f "$stream" "$stream.manifest.json"
 
 compare_status=skipped
 if [[ " $backends " == *" gpu "* && " $backends " == *" cpu "* ]]; then
