@@ -4,25 +4,11 @@
 #include "events/prefetching_reader.h"
 
 #include <chrono>
-#include <filesystem>
 
 namespace starlens {
-namespace {
-
-// A regular file can be read twice; standard input and pipes cannot.
-bool hashed_from_own_reads(const std::string& path, StreamHash hash) {
-  std::error_code ignored;
-  return hash == StreamHash::sha256 && path != "-" &&
-         std::filesystem::is_regular_file(path, ignored);
-}
-
-}  // namespace
 
 PrefetchingReader::PrefetchingReader(const std::string& path, StreamHash hash, std::size_t depth)
-    : file_hash_(hashed_from_own_reads(path, hash) ? std::make_unique<FileHashAhead>(path)
-                                                   : nullptr),
-      reader_(path, file_hash_ ? StreamHash::none : hash),
-      slots_(depth < 2 ? 2 : depth) {
+    : reader_(path, hash), slots_(depth < 2 ? 2 : depth) {
   thread_ = std::thread([this] { read_ahead(); });
 }
 
@@ -60,7 +46,6 @@ void PrefetchingReader::read_ahead() {
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     slot.bytes_after = reader_.bytes_read();
-    if (file_hash_) file_hash_->reader_reached(slot.bytes_after);
     const bool last = slot.end || slot.failure;
     {
       std::lock_guard lock(mutex_);
@@ -91,8 +76,6 @@ bool PrefetchingReader::next(std::span<const StarEvent>& events, ChunkInfo& info
   bytes_read_ = slot.bytes_after;
   if (slot.end) {
     finished_ = true;
-    lock.unlock();
-    if (file_hash_) file_sha256_ = file_hash_->finish_hex(bytes_read_);
     return false;
   }
   holding_ = true;
@@ -105,12 +88,12 @@ std::uint64_t PrefetchingReader::bytes_read() const {
   return bytes_read_;
 }
 
-std::string PrefetchingReader::sha256() const {
-  return file_hash_ ? file_sha256_ : reader_.sha256();
+std::string PrefetchingReader::tree_sha256() const {
+  return finished_ ? reader_.tree_sha256() : std::string();
 }
 
 double PrefetchingReader::hash_busy_seconds() const {
-  return file_hash_ ? file_hash_->busy_seconds() : 0.0;
+  return reader_.hash_busy_seconds();
 }
 
 double PrefetchingReader::reader_busy_seconds() const {

@@ -104,9 +104,9 @@ bool GzipLines::next(std::string_view& line) {
   }
 }
 
-std::string GzipLines::sha256() {
-  if (sha256_.empty()) sha256_ = hash_.finish_hex();
-  return sha256_;
+std::string GzipLines::tree_sha256() {
+  if (tree_sha256_.empty()) tree_sha256_ = hash_.finish_hex();
+  return tree_sha256_;
 }
 
 }  // namespace starlens::catalog

@@ -21,6 +21,8 @@
 #include "events/stream_layout.h"
 #include "input_checks.h"
 #include "lens_mesh_input.h"
+#include "manifest/background_file_hash.h"
+#include "manifest/hash_pool.h"
 #include "manifest/manifest.h"
 #include "manifest/replay.h"
 #include "producer.h"
@@ -108,6 +110,10 @@ int run_produce(const ProduceOptions& options, int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
   check_produce_options(options);
   const int threads = apply_thread_count(options.common.threads);
+  set_hash_threads(threads);
+  // The inputs' hashes run on the hash pool while the stage works; the manifest joins them.
+  auto lensmap_hash = std::make_unique<BackgroundFileHash>(options.lensmap);
+  auto catalog_hash = std::make_unique<BackgroundFileHash>(options.catalog);
   PhaseTimes times;
 
   // Inputs: open and validate both before anything is written.
@@ -208,12 +214,13 @@ int run_produce(const ProduceOptions& options, int argc, char** argv) {
     manifest.exclude_from_digest(output_parameter);
   manifest.set_threads(threads);
   {
-    ScopedPhase phase(times, "hash_inputs");
-    manifest.add_input(options.lensmap, "lensmap");
-    manifest.add_input(options.catalog, "catalog");
+    ScopedPhase phase(times, "hash_inputs");  // what is left of them after the run
+    manifest.add_input(options.lensmap, "lensmap", std::move(lensmap_hash));
+    manifest.add_input(options.catalog, "catalog", std::move(catalog_hash));
+    manifest.wait_for_input_hashes();
   }
   if (stream)
-    manifest.add_output_hashed(options.output, "events", stream->bytes(), stream->sha256());
+    manifest.add_output_hashed(options.output, "events", stream->bytes(), stream->tree_sha256());
 
   const IndexStatistics& index_statistics = index->statistics();
   manifest.counts() = class_counts(result.counts);
@@ -298,16 +305,16 @@ int run_scatter(const ScatterOptions& options, int argc, char** argv) {
                            {"seed", options.seed}};
   for (const char* output_parameter : {"output", "manifest"})
     manifest.exclude_from_digest(output_parameter);
-  manifest.add_input_hashed(options.input, "events", result.input_bytes, result.input_sha256);
+  manifest.add_input_hashed(options.input, "events", result.input_bytes, result.input_tree_sha256);
   manifest.add_output_hashed(options.output, "events_scatter_control", result.output_bytes,
-                             result.output_sha256);
+                             result.output_tree_sha256);
   manifest.counts() = {{"events", result.events}, {"chunks", result.chunks}};
   manifest.section("control") = {{"kind", "scatter"},
                                  {"description",
                                   "positions uniform over the frame; counts, fluxes, colours and "
                                   "supports of the input kept chunk by chunk"},
                                  {"stream_flags", result.header.flags},
-                                 {"source_sha256", result.input_sha256}};
+                                 {"source_sha256_tree", result.input_tree_sha256}};
   manifest.add_timings(times);
   if (base) manifest.write(*base, options.common.force);
   return kExitOk;
