@@ -61,6 +61,7 @@ struct EventReader::State {
   std::uint64_t bytes = 0;
   std::uint64_t next_sequence = 0;
   bool ended = false;
+  bool defer_checks = false;  // next_chunk_unchecked: the caller checks payloads
 
   ~State() {
     tree.reset();  // waits for blocks being hashed
@@ -187,13 +188,8 @@ struct EventReader::State {
       throw_input_error(name, field,
                         "truncated: payload is " + std::to_string(got) + " of " +
                             std::to_string(size) + " bytes");
-    const std::span<const StarEvent> events(destination, chunk.count);
-    if (payload_checksum(events) != chunk.checksum)
-      throw_input_error(name, field, "checksum mismatch (payload corrupt)");
-    const std::size_t invalid = first_invalid_record(events);
-    if (invalid < events.size())
-      throw_input_error(name, field + " record " + std::to_string(invalid),
-                        event_record_problem(events[invalid]).value_or("invalid record"));
+    if (!defer_checks || chunk.count == 0)
+      check_payload({destination, chunk.count}, chunk.sequence, chunk.checksum);
     info.sequence = chunk.sequence;
     info.count = chunk.count;
     info.first_triangle = chunk.first_triangle;
@@ -201,6 +197,17 @@ struct EventReader::State {
     ++next_sequence;
     if (chunk.count == 0) finish_stream();
     return chunk.count;
+  }
+
+  void check_payload(std::span<const StarEvent> events, std::uint64_t sequence,
+                     std::uint64_t checksum) const {
+    const std::string field = chunk_field(sequence);
+    if (payload_checksum(events) != checksum)
+      throw_input_error(name, field, "checksum mismatch (payload corrupt)");
+    const std::size_t invalid = first_invalid_record(events);
+    if (invalid < events.size())
+      throw_input_error(name, field + " record " + std::to_string(invalid),
+                        event_record_problem(events[invalid]).value_or("invalid record"));
   }
 
   void finish_stream() {
@@ -262,6 +269,27 @@ bool EventReader::next_chunk(std::vector<StarEvent>& events, ChunkInfo& info) {
   const ChunkHeader chunk = s.read_chunk_header();
   events.resize(chunk.count);
   return s.read_payload(chunk, events.data(), info) > 0;
+}
+
+bool EventReader::next_chunk_unchecked(std::vector<StarEvent>& events, ChunkInfo& info,
+                                       std::uint64_t& checksum) {
+  State& s = *state_;
+  if (s.ended) {
+    events.clear();
+    return false;
+  }
+  const ChunkHeader chunk = s.read_chunk_header();
+  events.resize(chunk.count);
+  s.defer_checks = true;
+  const std::uint32_t count = s.read_payload(chunk, events.data(), info);
+  s.defer_checks = false;
+  checksum = chunk.checksum;
+  return count > 0;
+}
+
+void EventReader::check_chunk(std::span<const StarEvent> events, const ChunkInfo& info,
+                              std::uint64_t checksum) const {
+  state_->check_payload(events, info.sequence, checksum);
 }
 
 std::uint32_t EventReader::next_chunk_into(StarEvent* destination, ChunkInfo& info) {

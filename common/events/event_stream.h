@@ -80,6 +80,16 @@ class EventReader {
   // host buffers); returns the record count, 0 at the end chunk.
   std::uint32_t next_chunk_into(StarEvent* destination, ChunkInfo& info);
 
+  // The next chunk as read, its checksum and records not yet checked: check_chunk() must be
+  // applied before its events are used (PrefetchingReader checks chunks on the hash pool, in
+  // parallel). The end chunk (false) is checked here.
+  bool next_chunk_unchecked(std::vector<StarEvent>& events, ChunkInfo& info,
+                            std::uint64_t& checksum);
+  // next_chunk()'s checks of a payload (InputError naming the file, chunk and record). Safe to
+  // call from other threads, for chunks already read.
+  void check_chunk(std::span<const StarEvent> events, const ChunkInfo& info,
+                   std::uint64_t checksum) const;
+
   std::uint64_t bytes_read() const;
   // The tree hash of all bytes read; valid after the end chunk ("" if not hashed).
   std::string tree_sha256() const;

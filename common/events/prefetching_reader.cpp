@@ -5,6 +5,8 @@
 
 #include <chrono>
 
+#include "manifest/hash_pool.h"
+
 namespace starlens {
 
 PrefetchingReader::PrefetchingReader(const std::string& path, StreamHash hash, std::size_t depth)
@@ -19,6 +21,8 @@ PrefetchingReader::~PrefetchingReader() {
   }
   changed_.notify_all();
   thread_.join();
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] { return checks_in_flight_ == 0; });  // they use the slots
 }
 
 const StreamHeader& PrefetchingReader::header() const {
@@ -38,8 +42,9 @@ void PrefetchingReader::read_ahead() {
     Slot& slot = slots_[next_slot];
     const auto start = std::chrono::steady_clock::now();
     slot.failure = nullptr;
+    std::uint64_t checksum = 0;
     try {
-      slot.end = !reader_.next_chunk(slot.events, slot.info);
+      slot.end = !reader_.next_chunk_unchecked(slot.events, slot.info, checksum);
     } catch (...) {
       slot.failure = std::current_exception();
     }
@@ -50,9 +55,30 @@ void PrefetchingReader::read_ahead() {
     {
       std::lock_guard lock(mutex_);
       busy_seconds_ += seconds;
+      slot.checked = last;
+      if (!last) ++checks_in_flight_;
       ++filled_;
     }
     changed_.notify_all();
+    if (!last) {
+      // The checksum and record checks on the hash pool: chunks are checked side by side, and
+      // handed out in order once checked.
+      submit_hash_task(
+          [this, &slot, checksum] {
+            std::exception_ptr failure;
+            try {
+              reader_.check_chunk(slot.events, slot.info, checksum);
+            } catch (...) {
+              failure = std::current_exception();
+            }
+            std::lock_guard lock(mutex_);
+            slot.failure = failure;
+            slot.checked = true;
+            --checks_in_flight_;
+            changed_.notify_all();
+          },
+          HashPriority::stream);
+    }
     if (last) return;
     next_slot = (next_slot + 1) % slots_.size();
   }
@@ -66,7 +92,7 @@ bool PrefetchingReader::next(std::span<const StarEvent>& events, ChunkInfo& info
     consumed_ = (consumed_ + 1) % slots_.size();
     changed_.notify_all();
   }
-  changed_.wait(lock, [&] { return filled_ > 0; });
+  changed_.wait(lock, [&] { return filled_ > 0 && slots_[consumed_].checked; });
   Slot& slot = slots_[consumed_];
   --filled_;
   if (slot.failure) {
