@@ -43,8 +43,9 @@ std::uint64_t peak_rss_bytes() {
 }
 
 void report(const std::string& what, std::uint64_t bytes, double seconds,
-            const std::string& digest) {
+            const std::string& digest, double finish_seconds = 0) {
   const nlohmann::json line = {{"what", what},
+                               {"finish_seconds", finish_seconds},
                                {"bytes", bytes},
                                {"seconds", seconds},
                                {"GBps", double(bytes) / 1e9 / seconds},
@@ -92,9 +93,10 @@ int run(int argc, char** argv) {
     EventWriter writer(path, header, true);
     for (std::uint64_t k = 0; k * chunk_bytes < target; ++k)
       writer.write_chunk(chunks[k % chunks.size()], 0, 0);
+    const auto finishing = Clock::now();  // a file's finish() includes its fsync
     writer.finish();
     report(path == "-" ? "write_stream_stdout" : "write_stream_file", writer.bytes_written(),
-           seconds_since(begin), writer.tree_sha256());
+           seconds_since(begin), writer.tree_sha256(), seconds_since(finishing));
   } else if (mode == "read") {
     set_hash_threads(threads_argument(3));
     PrefetchingReader reader(path);
