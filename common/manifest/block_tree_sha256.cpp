@@ -56,6 +56,7 @@ std::string hex_digest(const Sha256Digest& digest) {
 BlockTreeSha256::BlockTreeSha256(HashPriority priority) : priority_(priority) {}
 
 BlockTreeSha256::~BlockTreeSha256() {
+  abandoned_ = true;  // blocks still queued are skipped: an unfinished hash is not wanted
   wait_in_flight(0);
 }
 
@@ -65,7 +66,7 @@ void BlockTreeSha256::run(Sha256Digest* slot, std::function<Sha256Digest()> hash
         const auto start = std::chrono::steady_clock::now();
         std::exception_ptr failure;
         try {
-          *slot = hash();
+          if (!abandoned_) *slot = hash();
         } catch (...) {
           failure = std::current_exception();
         }

@@ -5,6 +5,7 @@
 // SHA-256 of the empty string. Unlike a plain SHA-256, the blocks are independent, so they are
 // hashed on all the pool's threads (hash_pool.h), out of order, and combined in order.
 #include <array>
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -49,7 +50,8 @@ void add_file_blocks(BlockTreeSha256& tree, int descriptor, std::uint64_t size,
 
 // Block digests in order, each computed on the pool. The block count grows as blocks are
 // added; finish_hex() waits for all and combines them. The destructor waits for blocks in
-// flight (they write into this object).
+// flight (they write into this object); those not yet started are skipped, `on_hashed`
+// included (a stage that fails does not wait for the rest of a large input's hash).
 class BlockTreeSha256 {
  public:
   explicit BlockTreeSha256(HashPriority priority = HashPriority::stream);
@@ -78,6 +80,7 @@ class BlockTreeSha256 {
   std::condition_variable changed_;
   std::deque<Sha256Digest> digests_;  // stable addresses as it grows
   std::size_t in_flight_ = 0;
+  std::atomic<bool> abandoned_{false};  // destroyed before finish_hex()
   std::exception_ptr failure_;
   double busy_seconds_ = 0;
 };
