@@ -36,9 +36,7 @@ class HashPool {
   void submit(std::function<void()> task, HashPriority priority) {
     {
       std::lock_guard lock(mutex_);
-      if (target_ == 0) {
-        target_ = hardware_threads();
-      }
+      if (target_ == 0) target_ = hardware_threads();
       while (running_ < target_) {
         ++running_;
         std::thread([this] { work(); }).detach();
@@ -56,6 +54,7 @@ class HashPool {
           lock, [this] { return running_ > target_ || !stream_.empty() || !background_.empty(); });
       if (running_ > target_) {
         --running_;
+        changed_.notify_one();  // a wake-up meant for a worker that stays
         return;
       }
       auto& queue = stream_.empty() ? background_ : stream_;
