@@ -192,7 +192,8 @@ int run(int argc, char** argv) {
   if (to_stdout) return kExitOk;
   manifest.counts() = class_counts(field.counts(), writer.chunks_written());
   manifest.add_timings(times);
-  manifest.add_output_hashed(options.output, "events", writer.bytes_written(), writer.sha256());
+  manifest.add_output_hashed(options.output, "events", writer.bytes_written(),
+                             writer.tree_sha256());
   manifest.write(options.output, options.common.force);
   return kExitOk;
 }

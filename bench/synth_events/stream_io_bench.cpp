@@ -80,7 +80,7 @@ int run(int argc, char** argv) {
     ChunkInfo info;
     while (const std::uint32_t count = reader.next_chunk_into(buffer.data(), info))
       read_events += count;
-    read_sha = reader.sha256();
+    read_sha = reader.tree_sha256();
   }
   const double read_s = seconds(start);
 

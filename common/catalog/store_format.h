@@ -26,7 +26,8 @@ constexpr const char* kAttrBand = "band";
 constexpr const char* kAttrZeroPoint = "F0";  // Jy
 constexpr const char* kAttrWavelength = "band_wavelength_um";
 constexpr const char* kAttrTeffRelation = "teff_relation";
-constexpr const char* kAttrSources = "sources";      // JSON: [{"path", "sha256", "size"}]
+constexpr const char* kAttrSources =
+    "sources";  // JSON: [{"path", "size", "hash", "sha256_tree", "rows"}]
 constexpr const char* kAttrGenerator = "generator";  // JSON: how the stars were made
 
 // Rows per chunk of the star datasets (~1/16 of a cell-range read at 10^3 stars per cell

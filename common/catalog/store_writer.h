@@ -19,8 +19,9 @@ namespace starlens::catalog {
 
 struct StoreDescription {
   Band band;
-  std::string teff_relation;                         // name, or "given" / "synthetic"
-  nlohmann::json sources = nlohmann::json::array();  // [{"path", "size", "sha256"}]
+  std::string teff_relation;  // name, or "given" / "synthetic"
+  nlohmann::json sources =
+      nlohmann::json::array();  // [{"path", "size", "hash", "sha256_tree", "rows"}]
   nlohmann::json generator = nlohmann::json::object();
   int deflate = 0;  // 0: chunks stored uncompressed (fastest reads and writes)
 };

@@ -1,56 +1,135 @@
 // EventReader: validates the file header, then each chunk as it is read (magic, sequence,
-// capacity, checksum, records) and the end chunk; payloads are read straight into the
-// caller's memory and hashed there.
+// capacity, checksum, records) and the end chunk. The stream is read in whole 4 MiB blocks
+// (one read(2) each where the kernel allows; a pipe is enlarged first), and each block read is
+// tree-hashed on the hash pool while the reader parses it and reads the next: the hash is of
+// exactly the bytes read, with no second copy. Chunks are copied out of the blocks into the
+// caller's memory.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
-#include <cstdio>
+#include <condition_variable>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
+#include <optional>
 
 #include "core/errors.h"
 #include "events/event_stream.h"
-#include "events/overlapped_sha256.h"
+#include "events/pipe_capacity.h"
 #include "events/stream_layout.h"
+#include "manifest/block_tree_sha256.h"
+#include "manifest/file_identity.h"
 
 namespace starlens {
 namespace {
-
-// Small stdio buffer: headers are buffered, payloads larger than it bypass it (glibc reads
-// them directly into the destination), so each record is copied once.
-constexpr std::size_t kReadBufferBytes = std::size_t(64) << 10;
 
 std::string chunk_field(std::uint64_t sequence) {
   return "chunk " + std::to_string(sequence);
 }
 
+// Blocks a reader keeps: one it parses, the others being hashed. More than the hash needs to
+// keep up with the reads gains nothing.
+std::size_t reader_blocks() {
+  return std::clamp<std::size_t>(std::size_t(hash_threads()) + 2, 3, 10);
+}
+
 }  // namespace
 
 struct EventReader::State {
+  struct Block {
+    std::vector<unsigned char> bytes;
+    std::size_t size = 0;
+    bool hashing = false;  // the pool still reads it
+  };
+
   std::string path;  // as given
   std::string name;  // for messages
-  std::FILE* file = nullptr;
-  bool owns_file = false;
-  std::vector<char> buffer;
+  int descriptor = -1;
+  bool owns_descriptor = false;
+  std::optional<FileIdentity> opened;  // a regular file's, checked at the end
   StreamHeader header;
-  std::unique_ptr<OverlappedSha256> sha;  // null: not hashing
-  std::string sha_hex;
+  std::mutex mutex;
+  std::condition_variable hashed;
+  std::vector<Block> blocks;
+  std::size_t current = 0;   // the block being parsed
+  std::size_t position = 0;  // within it
+  bool end_of_input = false;
+  std::unique_ptr<BlockTreeSha256> tree;  // null: not hashing; destroyed before the blocks
+  std::string tree_hex;
   std::uint64_t bytes = 0;
   std::uint64_t next_sequence = 0;
   bool ended = false;
+  bool defer_checks = false;  // next_chunk_unchecked: the caller checks payloads
 
   ~State() {
-    if (owns_file) std::fclose(file);
+    tree.reset();  // waits for blocks being hashed
+    if (owns_descriptor) ::close(descriptor);
   }
 
-  // Reads up to `size` bytes; fewer only at end of file. Read errors are run failures.
+  [[noreturn]] void read_failed() const {
+    throw_run_failure(name, std::string("read failed: ") + std::strerror(errno));
+  }
+
+  // Reads the next block whole (a pipe delivers it in pieces): only the last is shorter.
+  void load_next_block() {
+    if (blocks.empty()) {
+      blocks.resize(tree ? reader_blocks() : 1);
+    } else {
+      current = (current + 1) % blocks.size();
+    }
+    Block& block = blocks[current];
+    {
+      std::unique_lock lock(mutex);
+      hashed.wait(lock, [&] { return !block.hashing; });
+    }
+    if (block.bytes.empty()) block.bytes.resize(kTreeBlockBytes);
+    block.size = 0;
+    position = 0;
+    while (block.size < kTreeBlockBytes) {
+      const ssize_t got =
+          ::read(descriptor, block.bytes.data() + block.size, kTreeBlockBytes - block.size);
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) read_failed();
+      if (got == 0) {
+        end_of_input = true;
+        break;
+      }
+      block.size += std::size_t(got);
+    }
+    if (tree && block.size > 0) {
+      {
+        std::lock_guard lock(mutex);
+        block.hashing = true;
+      }
+      tree->add_block(block.bytes.data(), block.size, [this, &block] {
+        std::lock_guard lock(mutex);
+        block.hashing = false;
+        hashed.notify_all();
+      });
+    }
+  }
+
+  // Copies up to `size` bytes; fewer only at the end of the input. Read errors are run
+  // failures.
   std::size_t read_bytes(void* destination, std::size_t size) {
-    errno = 0;
-    const std::size_t got = std::fread(destination, 1, size, file);
-    if (got < size && std::ferror(file))
-      throw_run_failure(
-          name, std::string("read failed: ") + (errno != 0 ? std::strerror(errno) : "I/O error"));
-    if (sha) sha->update(destination, got);
-    bytes += got;
-    return got;
+    auto* out = static_cast<unsigned char*>(destination);
+    std::size_t copied = 0;
+    while (copied < size) {
+      if (blocks.empty() || position == blocks[current].size) {
+        if (end_of_input) break;
+        load_next_block();
+        continue;
+      }
+      const Block& block = blocks[current];
+      const std::size_t take = std::min(size - copied, block.size - position);
+      std::memcpy(out + copied, block.bytes.data() + position, take);
+      position += take;
+      copied += take;
+    }
+    bytes += copied;
+    return copied;
   }
 
   void read_file_header() {
@@ -109,13 +188,8 @@ struct EventReader::State {
       throw_input_error(name, field,
                         "truncated: payload is " + std::to_string(got) + " of " +
                             std::to_string(size) + " bytes");
-    const std::span<const StarEvent> events(destination, chunk.count);
-    if (payload_checksum(events) != chunk.checksum)
-      throw_input_error(name, field, "checksum mismatch (payload corrupt)");
-    const std::size_t invalid = first_invalid_record(events);
-    if (invalid < events.size())
-      throw_input_error(name, field + " record " + std::to_string(invalid),
-                        event_record_problem(events[invalid]).value_or("invalid record"));
+    if (!defer_checks || chunk.count == 0)
+      check_payload({destination, chunk.count}, chunk.sequence, chunk.checksum);
     info.sequence = chunk.sequence;
     info.count = chunk.count;
     info.first_triangle = chunk.first_triangle;
@@ -125,15 +199,32 @@ struct EventReader::State {
     return chunk.count;
   }
 
+  void check_payload(std::span<const StarEvent> events, std::uint64_t sequence,
+                     std::uint64_t checksum) const {
+    const std::string field = chunk_field(sequence);
+    if (payload_checksum(events) != checksum)
+      throw_input_error(name, field, "checksum mismatch (payload corrupt)");
+    const std::size_t invalid = first_invalid_record(events);
+    if (invalid < events.size())
+      throw_input_error(name, field + " record " + std::to_string(invalid),
+                        event_record_problem(events[invalid]).value_or("invalid record"));
+  }
+
   void finish_stream() {
     unsigned char extra = 0;
-    errno = 0;
-    if (std::fread(&extra, 1, 1, file) == 1)
+    if (read_bytes(&extra, 1) == 1)
       throw_input_error(name, "end chunk", "trailing data after the end chunk");
-    if (std::ferror(file))
-      throw_run_failure(
-          name, std::string("read failed: ") + (errno != 0 ? std::strerror(errno) : "I/O error"));
-    if (sha) sha_hex = sha->finish_hex();
+    if (tree) tree_hex = tree->finish_hex();
+    if (opened) {
+      const FileIdentity now = file_identity(descriptor, name);
+      if (!(now == *opened) || now.size != bytes) {
+        tree_hex.clear();
+        throw_run_failure(name, "changed while being read (" + std::to_string(now.size) +
+                                    " bytes now, " + std::to_string(bytes) +
+                                    " read as the stream): its hash would not be the hash of "
+                                    "the events used");
+      }
+    }
     ended = true;
   }
 };
@@ -142,21 +233,23 @@ EventReader::EventReader(const std::string& path, StreamHash hash)
     : state_(std::make_unique<State>()) {
   State& s = *state_;
   s.path = path;
-  if (hash == StreamHash::sha256) s.sha = std::make_unique<OverlappedSha256>();
+  if (hash == StreamHash::tree_sha256) s.tree = std::make_unique<BlockTreeSha256>();
   if (path == "-") {
     s.name = "stdin";
-    s.file = stdin;
+    s.descriptor = STDIN_FILENO;
+    enlarge_pipe(s.descriptor);
   } else {
     s.name = path;
     std::error_code error;
     if (std::filesystem::is_directory(path, error))
       throw_input_error(path, "", "is a folder, not an event stream");
-    s.file = std::fopen(path.c_str(), "rb");
-    if (s.file == nullptr)
+    s.descriptor = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (s.descriptor < 0)
       throw_input_error(path, "", std::string("cannot be opened: ") + std::strerror(errno));
-    s.owns_file = true;
-    s.buffer.resize(kReadBufferBytes);
-    std::setvbuf(s.file, s.buffer.data(), _IOFBF, s.buffer.size());
+    s.owns_descriptor = true;
+    ::posix_fadvise(s.descriptor, 0, 0, POSIX_FADV_SEQUENTIAL);
+    const FileIdentity identity = file_identity(s.descriptor, s.name);
+    if (std::filesystem::is_regular_file(path, error)) s.opened = identity;
   }
   s.read_file_header();
 }
@@ -178,6 +271,27 @@ bool EventReader::next_chunk(std::vector<StarEvent>& events, ChunkInfo& info) {
   return s.read_payload(chunk, events.data(), info) > 0;
 }
 
+bool EventReader::next_chunk_unchecked(std::vector<StarEvent>& events, ChunkInfo& info,
+                                       std::uint64_t& checksum) {
+  State& s = *state_;
+  if (s.ended) {
+    events.clear();
+    return false;
+  }
+  const ChunkHeader chunk = s.read_chunk_header();
+  events.resize(chunk.count);
+  s.defer_checks = true;
+  const std::uint32_t count = s.read_payload(chunk, events.data(), info);
+  s.defer_checks = false;
+  checksum = chunk.checksum;
+  return count > 0;
+}
+
+void EventReader::check_chunk(std::span<const StarEvent> events, const ChunkInfo& info,
+                              std::uint64_t checksum) const {
+  state_->check_payload(events, info.sequence, checksum);
+}
+
 std::uint32_t EventReader::next_chunk_into(StarEvent* destination, ChunkInfo& info) {
   State& s = *state_;
   if (s.ended) return 0;
@@ -189,8 +303,12 @@ std::uint64_t EventReader::bytes_read() const {
   return state_->bytes;
 }
 
-std::string EventReader::sha256() const {
-  return state_->sha_hex;
+std::string EventReader::tree_sha256() const {
+  return state_->tree_hex;
+}
+
+double EventReader::hash_busy_seconds() const {
+  return state_->tree ? state_->tree->busy_seconds() : 0.0;
 }
 
 const std::string& EventReader::path() const {

@@ -48,24 +48,26 @@ class EventWriter {
   std::uint64_t chunks_written() const;
   std::uint64_t events_written() const;
   std::uint64_t bytes_written() const;
-  std::string sha256() const;  // of all bytes written; valid after finish()
+  // The tree hash (block_tree_sha256.h) of all bytes written; valid after finish().
+  std::string tree_sha256() const;
 
  private:
   struct State;
   std::unique_ptr<State> state_;
 };
 
-// Whether a reader keeps the SHA-256 of the bytes it reads (the default: manifests record it
-// without re-reading the file). Timed replays of a stream already hashed may skip it: SHA-256
-// is the slowest per-byte cost of reading (docs/formats/events.md, performance).
-enum class StreamHash { sha256, none };
+// Whether a reader keeps the tree hash of the bytes it reads (the default: manifests record it
+// without re-reading the file). Timed replays of a stream already hashed may skip it.
+enum class StreamHash { tree_sha256, none };
 
 // Reads and validates: magic, version, record size, header fields, chunk magic, sequence,
 // count <= capacity, checksum, every record (finite, flux >= 0, colour >= 0, support > 0),
-// and the end chunk. Any violation throws InputError naming the file, the chunk and field.
+// and the end chunk. Any violation throws InputError naming the file, the chunk and field. A
+// regular file that changed while it was read (size, modification time, inode) is a
+// RunFailure at the end chunk.
 class EventReader {
  public:
-  explicit EventReader(const std::string& path, StreamHash hash = StreamHash::sha256);
+  explicit EventReader(const std::string& path, StreamHash hash = StreamHash::tree_sha256);
   ~EventReader();
   EventReader(const EventReader&) = delete;
   EventReader& operator=(const EventReader&) = delete;
@@ -78,8 +80,20 @@ class EventReader {
   // host buffers); returns the record count, 0 at the end chunk.
   std::uint32_t next_chunk_into(StarEvent* destination, ChunkInfo& info);
 
+  // The next chunk as read, its checksum and records not yet checked: check_chunk() must be
+  // applied before its events are used (PrefetchingReader checks chunks on the hash pool, in
+  // parallel). The end chunk (false) is checked here.
+  bool next_chunk_unchecked(std::vector<StarEvent>& events, ChunkInfo& info,
+                            std::uint64_t& checksum);
+  // next_chunk()'s checks of a payload (InputError naming the file, chunk and record). Safe to
+  // call from other threads, for chunks already read.
+  void check_chunk(std::span<const StarEvent> events, const ChunkInfo& info,
+                   std::uint64_t checksum) const;
+
   std::uint64_t bytes_read() const;
-  std::string sha256() const;  // of all bytes read; valid after the end chunk ("" if not hashed)
+  // The tree hash of all bytes read; valid after the end chunk ("" if not hashed).
+  std::string tree_sha256() const;
+  double hash_busy_seconds() const;  // pool thread-seconds spent hashing (so far)
   const std::string& path() const;
 
  private:

@@ -1,9 +1,11 @@
-// EventWriter: chunks submitted by worker threads, written in submission order, hashed while
-// written; a file output lives under a temporary name until finish() renames it.
+// EventWriter: chunks submitted by worker threads, serialised in submission order into 4 MiB
+// blocks that are written (one write(2) each, on the stream's sink thread) and tree-hashed (on
+// the hash pool) while the next block fills; a file output lives under a temporary name until
+// finish() renames it.
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <optional>
@@ -11,15 +13,28 @@
 #include "core/atomic_output.h"
 #include "core/errors.h"
 #include "events/event_stream.h"
-#include "events/overlapped_sha256.h"
+#include "events/pipe_capacity.h"
 #include "events/stream_layout.h"
+#include "manifest/block_tree_sha256.h"
 
 namespace starlens {
 namespace {
 
-// Headers and small chunks coalesce in the stdio buffer; payloads larger than it go to
-// write(2) directly, without a copy.
-constexpr std::size_t kWriteBufferBytes = std::size_t(64) << 10;
+constexpr std::uint64_t kWritebackBytes = std::uint64_t(256) << 20;
+
+// Writes all of a block; RunFailure naming the output with the system's reason otherwise.
+void write_all(int descriptor, const unsigned char* data, std::size_t size,
+               const std::string& name) {
+  while (size > 0) {
+    const ssize_t written = ::write(descriptor, data, size);
+    if (written < 0 && errno == EINTR) continue;
+    if (written <= 0)
+      throw_run_failure(name, std::string("write failed: ") +
+                                  (written < 0 ? std::strerror(errno) : "nothing written"));
+    data += written;
+    size -= std::size_t(written);
+  }
+}
 
 }  // namespace
 
@@ -27,32 +42,45 @@ struct EventWriter::State {
   std::string path;  // as given; for messages "stdout" when "-"
   StreamHeader header;
   std::optional<AtomicOutput> output;  // absent for stdout
-  std::FILE* file = nullptr;
-  std::vector<char> buffer;
+  int descriptor = -1;
   std::mutex mutex;
-  OverlappedSha256 sha;
-  std::string sha_hex;
+  std::optional<BlockTreeSha256Stream> stream;  // writes and hashes
+  std::string tree_hex;
+  std::uint64_t writeback_from = 0;  // bytes before it were handed to the disk
   std::uint64_t chunks = 0;
   std::uint64_t events = 0;
   std::uint64_t bytes = 0;
   bool finished = false;
   bool failed = false;
 
-  // Closing here (not in ~EventWriter) also covers a constructor that threw after fopen.
+  // Closing here (not in ~EventWriter) also covers a constructor that threw after open.
   ~State() {
-    if (file == nullptr) return;
-    if (output) {
-      std::fclose(file);  // the AtomicOutput then removes the unfinished temporary file
-    } else {
-      std::fflush(file);  // stdout: the reader will report the missing end chunk
-    }
+    if (!output && stream && !finished) stream->flush_to_sink();  // stdout: what was complete
+    stream.reset();                                      // waits for the sink thread and the hash
+    if (output && descriptor >= 0) ::close(descriptor);  // AtomicOutput removes the file
+  }
+
+  void start_stream() {
+    stream.emplace([this](const unsigned char* data, std::size_t size, std::uint64_t offset) {
+      write_all(descriptor, data, size, path);
+      // A file's pages are handed to the disk every 256 MiB (without waiting), so that
+      // finish()'s fsync finds little left to write.
+      const std::uint64_t end = offset + size;
+      if (output && end - writeback_from >= kWritebackBytes) {
+        ::sync_file_range(descriptor, off_t(writeback_from), off_t(end - writeback_from),
+                          SYNC_FILE_RANGE_WRITE);
+        writeback_from = end;
+      }
+    });
   }
 
   void write_bytes(const void* data, std::size_t size) {
-    if (size == 0) return;
-    errno = 0;
-    if (std::fwrite(data, 1, size, file) != size) fail("write failed");
-    sha.update(data, size);
+    try {
+      stream->update(data, size);
+    } catch (...) {
+      failed = true;
+      throw;
+    }
     bytes += size;
   }
 
@@ -78,14 +106,16 @@ EventWriter::EventWriter(const std::string& path, const StreamHeader& header, bo
   if (path == "-") {
     if (isatty(STDOUT_FILENO))
       throw_input_error("stdout", "", "refusing to write a binary event stream to a terminal");
-    s.file = stdout;
+    std::fflush(stdout);  // anything already buffered there goes first
+    s.descriptor = STDOUT_FILENO;
+    enlarge_pipe(s.descriptor);
   } else {
     s.output.emplace(path, force);
-    s.file = std::fopen(s.output->temp_path().c_str(), "wb");
-    if (s.file == nullptr) s.fail("cannot create the temporary output");
-    s.buffer.resize(kWriteBufferBytes);
-    std::setvbuf(s.file, s.buffer.data(), _IOFBF, s.buffer.size());
+    s.descriptor =
+        ::open(s.output->temp_path().c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (s.descriptor < 0) s.fail("cannot create the temporary output");
   }
+  s.start_stream();
   const FileHeaderBytes bytes = encode_file_header(header);
   s.write_bytes(bytes.data(), bytes.size());
 }
@@ -96,7 +126,8 @@ void EventWriter::write_chunk(std::span<const StarEvent> events, std::uint32_t f
                               std::uint32_t last_triangle) {
   // A chunk of count 0 would read as the end of the stream: empty submissions write nothing.
   if (events.empty()) return;
-  // Validation and checksum run in the calling worker; only the write itself is serialised.
+  // Validation and checksum run in the calling worker; only the copy into the block is
+  // serialised.
   if (events.size() > state_->header.chunk_capacity)
     throw_run_failure(state_->path, "chunk of " + std::to_string(events.size()) +
                                         " events exceeds the chunk capacity " +
@@ -133,16 +164,19 @@ void EventWriter::finish() {
   end.checksum = payload_checksum({});
   const ChunkHeaderBytes end_bytes = encode_chunk_header(end);
   s.write_bytes(end_bytes.data(), end_bytes.size());
-  errno = 0;
-  if (std::fflush(s.file) != 0) s.fail("flush failed");
+  try {
+    s.tree_hex = s.stream->finish_hex();  // every block written
+  } catch (...) {
+    s.failed = true;
+    throw;
+  }
   if (s.output) {
-    std::FILE* file = s.file;
-    s.file = nullptr;
+    const int descriptor = s.descriptor;
+    s.descriptor = -1;
     errno = 0;
-    if (std::fclose(file) != 0) s.fail("close failed");
+    if (::close(descriptor) != 0) s.fail("close failed");
     s.output->commit();
   }
-  s.sha_hex = s.sha.finish_hex();
   s.finished = true;
 }
 
@@ -161,9 +195,9 @@ std::uint64_t EventWriter::bytes_written() const {
   return state_->bytes;
 }
 
-std::string EventWriter::sha256() const {
+std::string EventWriter::tree_sha256() const {
   std::lock_guard lock(state_->mutex);
-  return state_->sha_hex;
+  return state_->tree_hex;
 }
 
 }  // namespace starlens

@@ -4,25 +4,13 @@
 #include "events/prefetching_reader.h"
 
 #include <chrono>
-#include <filesystem>
+
+#include "manifest/hash_pool.h"
 
 namespace starlens {
-namespace {
-
-// A regular file can be read twice; standard input and pipes cannot.
-bool hashed_from_own_reads(const std::string& path, StreamHash hash) {
-  std::error_code ignored;
-  return hash == StreamHash::sha256 && path != "-" &&
-         std::filesystem::is_regular_file(path, ignored);
-}
-
-}  // namespace
 
 PrefetchingReader::PrefetchingReader(const std::string& path, StreamHash hash, std::size_t depth)
-    : file_hash_(hashed_from_own_reads(path, hash) ? std::make_unique<FileHashAhead>(path)
-                                                   : nullptr),
-      reader_(path, file_hash_ ? StreamHash::none : hash),
-      slots_(depth < 2 ? 2 : depth) {
+    : reader_(path, hash), slots_(depth < 2 ? 2 : depth) {
   thread_ = std::thread([this] { read_ahead(); });
 }
 
@@ -33,6 +21,8 @@ PrefetchingReader::~PrefetchingReader() {
   }
   changed_.notify_all();
   thread_.join();
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] { return checks_in_flight_ == 0; });  // they use the slots
 }
 
 const StreamHeader& PrefetchingReader::header() const {
@@ -52,22 +42,43 @@ void PrefetchingReader::read_ahead() {
     Slot& slot = slots_[next_slot];
     const auto start = std::chrono::steady_clock::now();
     slot.failure = nullptr;
+    std::uint64_t checksum = 0;
     try {
-      slot.end = !reader_.next_chunk(slot.events, slot.info);
+      slot.end = !reader_.next_chunk_unchecked(slot.events, slot.info, checksum);
     } catch (...) {
       slot.failure = std::current_exception();
     }
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     slot.bytes_after = reader_.bytes_read();
-    if (file_hash_) file_hash_->reader_reached(slot.bytes_after);
     const bool last = slot.end || slot.failure;
     {
       std::lock_guard lock(mutex_);
       busy_seconds_ += seconds;
+      slot.checked = last;
+      if (!last) ++checks_in_flight_;
       ++filled_;
     }
     changed_.notify_all();
+    if (!last) {
+      // The checksum and record checks on the hash pool: chunks are checked side by side, and
+      // handed out in order once checked.
+      submit_hash_task(
+          [this, &slot, checksum] {
+            std::exception_ptr failure;
+            try {
+              reader_.check_chunk(slot.events, slot.info, checksum);
+            } catch (...) {
+              failure = std::current_exception();
+            }
+            std::lock_guard lock(mutex_);
+            slot.failure = failure;
+            slot.checked = true;
+            --checks_in_flight_;
+            changed_.notify_all();
+          },
+          HashPriority::stream);
+    }
     if (last) return;
     next_slot = (next_slot + 1) % slots_.size();
   }
@@ -81,7 +92,7 @@ bool PrefetchingReader::next(std::span<const StarEvent>& events, ChunkInfo& info
     consumed_ = (consumed_ + 1) % slots_.size();
     changed_.notify_all();
   }
-  changed_.wait(lock, [&] { return filled_ > 0; });
+  changed_.wait(lock, [&] { return filled_ > 0 && slots_[consumed_].checked; });
   Slot& slot = slots_[consumed_];
   --filled_;
   if (slot.failure) {
@@ -91,8 +102,6 @@ bool PrefetchingReader::next(std::span<const StarEvent>& events, ChunkInfo& info
   bytes_read_ = slot.bytes_after;
   if (slot.end) {
     finished_ = true;
-    lock.unlock();
-    if (file_hash_) file_sha256_ = file_hash_->finish_hex(bytes_read_);
     return false;
   }
   holding_ = true;
@@ -105,12 +114,12 @@ std::uint64_t PrefetchingReader::bytes_read() const {
   return bytes_read_;
 }
 
-std::string PrefetchingReader::sha256() const {
-  return file_hash_ ? file_sha256_ : reader_.sha256();
+std::string PrefetchingReader::tree_sha256() const {
+  return finished_ ? reader_.tree_sha256() : std::string();
 }
 
 double PrefetchingReader::hash_busy_seconds() const {
-  return file_hash_ ? file_hash_->busy_seconds() : 0.0;
+  return reader_.hash_busy_seconds();
 }
 
 double PrefetchingReader::reader_busy_seconds() const {

@@ -2,11 +2,12 @@
 // An EventReader on its own thread, a few chunks ahead of the consumer. Reading and
 // validating a chunk (xxh3, every record checked, the copy out of the file) costs about as
 // much as the GPU backend's host work on it; with the reader ahead, the two overlap instead
-// of adding up. Memory stays bounded: `depth` chunk buffers, reused. Chunks come out in
+// of adding up. The reader thread only reads and frames chunks; each chunk's checksum and
+// record checks run on the hash pool, several chunks at once, so no one thread does all the
+// per-byte work. Memory stays bounded: `depth` chunk buffers, reused. Chunks come out in
 // stream order, and a reader error is rethrown by next() exactly where the plain reader
-// would have thrown it (after the chunks before the bad one). A regular file's SHA-256 is
-// computed from its own reads, ahead of the reader (FileHashAhead); standard input's from
-// the bytes read.
+// would have thrown it (after the chunks before the bad one). The stream's tree hash is the
+// reader's: of the blocks it read, hashed on the hash pool as they are read.
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
@@ -18,15 +19,14 @@
 #include <vector>
 
 #include "events/event_stream.h"
-#include "events/file_hash_ahead.h"
 
 namespace starlens {
 
 class PrefetchingReader {
  public:
   // Opens the stream and reads its header on the calling thread (header errors throw here).
-  explicit PrefetchingReader(const std::string& path, StreamHash hash = StreamHash::sha256,
-                             std::size_t depth = 4);
+  explicit PrefetchingReader(const std::string& path, StreamHash hash = StreamHash::tree_sha256,
+                             std::size_t depth = 8);
   ~PrefetchingReader();  // stops the reader thread, even while it waits for a free buffer
   PrefetchingReader(const PrefetchingReader&) = delete;
   PrefetchingReader& operator=(const PrefetchingReader&) = delete;
@@ -36,11 +36,11 @@ class PrefetchingReader {
   bool next(std::span<const StarEvent>& events, ChunkInfo& info);
 
   std::uint64_t bytes_read() const;  // through the last chunk handed out
-  // Valid after next() returned false; a regular file's hash is checked there (next() throws
-  // RunFailure if the file changed while it was read).
-  std::string sha256() const;
+  // Valid after next() returned false (next() throws RunFailure instead if a regular file
+  // changed while it was read).
+  std::string tree_sha256() const;
   double reader_busy_seconds() const;  // the reader thread's time in EventReader (so far)
-  double hash_busy_seconds() const;    // a regular file's hashing thread (0 for stdin)
+  double hash_busy_seconds() const;    // pool thread-seconds spent hashing the stream
 
  private:
   struct Slot {
@@ -48,11 +48,11 @@ class PrefetchingReader {
     ChunkInfo info;
     std::uint64_t bytes_after = 0;  // reader's bytes_read() once this chunk was read
     bool end = false;               // the end chunk (no events)
+    bool checked = false;           // its checks have run (failure set if they failed)
     std::exception_ptr failure;     // the reader's error in place of this chunk
   };
   void read_ahead();
 
-  std::unique_ptr<FileHashAhead> file_hash_;  // null: hashed by reader_, or not at all
   EventReader reader_;
   std::vector<Slot> slots_;
   mutable std::mutex mutex_;
@@ -60,10 +60,10 @@ class PrefetchingReader {
   std::size_t filled_ = 0;    // slots ready for the consumer, starting at consumed_
   std::size_t consumed_ = 0;  // index of the next slot to hand out (modulo depth)
   bool holding_ = false;      // the consumer still uses the slot handed out last
+  std::size_t checks_in_flight_ = 0;
   bool stopping_ = false;
   bool finished_ = false;  // the consumer saw the end
   std::uint64_t bytes_read_ = 0;
-  std::string file_sha256_;  // from file_hash_, once the end is reached
   double busy_seconds_ = 0;
   std::thread thread_;
 };

@@ -12,6 +12,8 @@
 #include "core/atomic_output.h"
 #include "core/errors.h"
 #include "git_describe.h"
+#include "manifest/block_tree_sha256.h"
+#include "manifest/hash_scheme.h"
 #include "manifest/sha256.h"
 
 namespace starlens {
@@ -50,8 +52,10 @@ std::string host_name() {
 }
 
 nlohmann::json file_entry(const std::string& path, const std::string& role, std::uint64_t size,
-                          const std::string& sha256) {
-  return {{"path", path}, {"role", role}, {"size", size}, {"sha256", sha256}};
+                          const std::string& tree_sha256) {
+  nlohmann::json entry = {{"path", path}, {"role", role}, {"size", size}};
+  entry.update(tree_hash_fields(tree_sha256));
+  return entry;
 }
 
 // The most resident memory the process has held so far (Linux reports kilobytes).
@@ -65,7 +69,7 @@ std::uint64_t peak_resident_bytes() {
 
 Manifest::Manifest(std::string tool, int argc, char** argv) {
   json_["format"] = "starlens-manifest";
-  json_["format_version"] = 1;
+  json_["format_version"] = 2;
   json_["tool"] = std::move(tool);
   json_["version"] = STARLENS_VERSION;
   json_["git_describe"] = STARLENS_GIT_DESCRIBE;
@@ -75,8 +79,11 @@ Manifest::Manifest(std::string tool, int argc, char** argv) {
                     {"gpu_backend", STARLENS_GPU_BACKEND}};
   std::error_code error;
   const auto executable = std::filesystem::read_symlink("/proc/self/exe", error);
-  json_["executable"] = {{"path", executable.string()},
-                         {"sha256", error ? std::string("unknown") : sha256_file(executable)}};
+  json_["executable"] = {{"path", executable.string()}};
+  if (error)
+    json_["executable"]["hash"] = kNoHashScheme;
+  else
+    json_["executable"].update(tree_hash_fields(block_tree_sha256_file(executable)));
   nlohmann::json arguments = nlohmann::json::array();
   for (int i = 0; i < argc; ++i) arguments.push_back(argv[i]);
   json_["argv"] = arguments;
@@ -98,39 +105,58 @@ void Manifest::add_timings(const PhaseTimes& times) {
 
 void Manifest::add_input(const std::filesystem::path& path, const std::string& role) {
   if (path == "-") {
-    json_["inputs"].push_back(file_entry("-", role, 0, "stdin"));
+    json_["inputs"].push_back(
+        {{"path", "-"}, {"role", role}, {"size", 0}, {"hash", kNoHashScheme}});
     return;
   }
   std::error_code error;
-  const auto size = std::filesystem::file_size(path, error);
+  (void)std::filesystem::file_size(path, error);
   if (error) throw_input_error(path.string(), "", "cannot be read: " + error.message());
-  json_["inputs"].push_back(file_entry(path.string(), role, size, sha256_file(path)));
+  add_input(path.string(), role, std::make_unique<BackgroundFileHash>(path.string()));
+}
+
+void Manifest::add_input(const std::string& path, const std::string& role,
+                         std::unique_ptr<BackgroundFileHash> hash) {
+  json_["inputs"].push_back({{"path", path}, {"role", role}});
+  pending_inputs_.emplace_back(json_["inputs"].size() - 1, std::move(hash));
+}
+
+void Manifest::wait_for_input_hashes() {
+  for (auto& [index, hash] : pending_inputs_) {
+    const BackgroundFileHash::Result result = hash->result();
+    nlohmann::json& entry = json_["inputs"][index];
+    entry["size"] = result.size;
+    entry.update(tree_hash_fields(result.hex));
+  }
+  pending_inputs_.clear();
 }
 
 void Manifest::add_input_hashed(const std::string& path, const std::string& role,
-                                std::uint64_t size, const std::string& sha256) {
-  json_["inputs"].push_back(file_entry(path, role, size, sha256));
+                                std::uint64_t size, const std::string& tree_sha256) {
+  json_["inputs"].push_back(file_entry(path, role, size, tree_sha256));
 }
 
 void Manifest::add_output(const std::filesystem::path& path, const std::string& role) {
   std::error_code error;
   const auto size = std::filesystem::file_size(path, error);
   if (error) throw_run_failure(path.string(), "output missing after write");
-  json_["outputs"].push_back(file_entry(path.string(), role, size, sha256_file(path)));
+  json_["outputs"].push_back(file_entry(path.string(), role, size, block_tree_sha256_file(path)));
 }
 
 void Manifest::add_output_hashed(const std::string& path, const std::string& role,
-                                 std::uint64_t size, const std::string& sha256) {
-  json_["outputs"].push_back(file_entry(path, role, size, sha256));
+                                 std::uint64_t size, const std::string& tree_sha256) {
+  json_["outputs"].push_back(file_entry(path, role, size, tree_sha256));
 }
 
-std::string Manifest::run_digest() const {
+std::string Manifest::run_digest() {
+  wait_for_input_hashes();
   nlohmann::json parameters = json_["parameters"];
   if (json_.contains("digest_excludes"))
     for (const auto& key : json_["digest_excludes"]) parameters.erase(key.get<std::string>());
   nlohmann::json identity = {
       {"tool", json_["tool"]}, {"version", json_["version"]}, {"parameters", parameters}};
-  for (const auto& input : json_["inputs"]) identity["inputs"].push_back(input["sha256"]);
+  for (const auto& input : json_["inputs"])
+    identity["inputs"].push_back(input.value("sha256_tree", std::string(kNoHashScheme)));
   const std::string text = identity.dump();
   return sha256_hex(text.data(), text.size());
 }
@@ -142,6 +168,7 @@ std::filesystem::path manifest_path_for(const std::filesystem::path& output_path
 }
 
 void Manifest::write(const std::filesystem::path& output_path, bool force) {
+  wait_for_input_hashes();
   json_["end_time"] = utc_now_iso8601();
   json_["host"]["peak_rss_bytes"] = peak_resident_bytes();
   json_["run_digest"] = run_digest();

@@ -2,10 +2,14 @@
 // <output>.manifest.json (DESIGN section 8): what ran, on what, with which parameters and
 // inputs, what it wrote, how long each phase took and what it counted.
 #include <filesystem>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/stopwatch.h"
+#include "manifest/background_file_hash.h"
 
 namespace starlens {
 
@@ -28,25 +32,36 @@ class Manifest {
   }
   void set_threads(int threads) { json_["threads"] = threads; }
   void add_timings(const PhaseTimes& times);
-  // Path, size and SHA-256 of a file read ("-" is recorded as standard input, unhashed).
+  // Every file entry carries path, role, size and the tree hash (block_tree_sha256.h, scheme
+  // named in the entry: hash_scheme.h). Path and size of a file read, its hash computed in the
+  // background and joined by run_digest() or write() ("-" is standard input, unhashed).
   void add_input(const std::filesystem::path& path, const std::string& role);
-  // The same with a hash computed while streaming the file.
+  // The same with a background hash the stage started earlier (before its work began).
+  void add_input(const std::string& path, const std::string& role,
+                 std::unique_ptr<BackgroundFileHash> hash);
+  // The same with a tree hash computed while streaming the file.
   void add_input_hashed(const std::string& path, const std::string& role, std::uint64_t size,
-                        const std::string& sha256);
-  // Path, size and SHA-256 of a file written (call after it is in place).
+                        const std::string& tree_sha256);
+  // Path, size and tree hash of a file written (call after it is in place; read back).
   void add_output(const std::filesystem::path& path, const std::string& role);
+  // The same with the tree hash of the bytes as they were written.
   void add_output_hashed(const std::string& path, const std::string& role, std::uint64_t size,
-                         const std::string& sha256);
+                         const std::string& tree_sha256);
 
-  // SHA-256 of the run's identity: tool, version, parameters and input hashes. Outputs that
-  // cannot contain their own manifest's hash (EXR headers) carry this digest instead.
-  std::string run_digest() const;
+  // SHA-256 of the run's identity: tool, version, parameters and input hashes (their tree
+  // hashes; "none" for standard input). Outputs that cannot contain their own manifest's hash
+  // (EXR headers) carry this digest instead. Waits for the inputs' background hashes.
+  std::string run_digest();
+  // Waits for the inputs' background hashes (run_digest() and write() do too).
+  void wait_for_input_hashes();
 
   // Writes "<output_path>.manifest.json" atomically, stamping the end time.
   void write(const std::filesystem::path& output_path, bool force);
 
  private:
   nlohmann::json json_;
+  // Inputs whose hash is still being computed: their index in json_["inputs"].
+  std::vector<std::pair<std::size_t, std::unique_ptr<BackgroundFileHash>>> pending_inputs_;
 };
 
 std::filesystem::path manifest_path_for(const std::filesystem::path& output_path);

@@ -9,8 +9,8 @@
 
 #include "core/errors.h"
 #include "core/tool_main.h"
+#include "manifest/hash_scheme.h"
 #include "manifest/manifest.h"
-#include "manifest/sha256.h"
 
 namespace starlens {
 namespace {
@@ -39,19 +39,27 @@ bool find_request(int argc, char** argv, ReplayRequest& request) {
   return found;
 }
 
-// Fails (exit 2 via InputError) naming the first input whose content changed.
+// Fails (exit 2 via InputError) naming the first input whose content changed, each verified
+// with the hash scheme its entry recorded (a version 1 manifest's plain SHA-256 included).
 void verify_inputs(const nlohmann::json& manifest, const std::string& manifest_path) {
   for (const auto& input : manifest.value("inputs", nlohmann::json::array())) {
     const std::string path = input.value("path", "");
-    const std::string expected = input.value("sha256", "");
-    if (path == "-" || expected == "stdin") continue;
+    const auto recorded = recorded_hash(input, manifest_path);
+    if (path == "-" || !recorded) continue;
     if (!fs::exists(path)) throw_input_error(path, "", "input of " + manifest_path + " is missing");
-    const std::string actual = sha256_file(path);
-    if (actual != expected)
-      throw_input_error(path, "sha256",
+    const std::string actual = hash_file_as(recorded->scheme, path);
+    if (actual != recorded->hex)
+      throw_input_error(path, recorded->field,
                         "input changed since " + manifest_path + " (now " + actual.substr(0, 16) +
-                            "..., recorded " + expected.substr(0, 16) + "...)");
+                            "..., recorded " + recorded->hex.substr(0, 16) + "...)");
   }
+}
+
+// Whether a file has the hash an entry recorded, under the entry's scheme.
+bool has_recorded_hash(const std::string& path, const nlohmann::json& entry,
+                       const std::string& manifest_path) {
+  const auto recorded = recorded_hash(entry, manifest_path);
+  return recorded && fs::exists(path) && hash_file_as(recorded->scheme, path) == recorded->hex;
 }
 
 }  // namespace
@@ -72,6 +80,11 @@ int replay_from_manifest_if_asked(const std::string& tool_name, int argc, char**
   if (!find_request(argc, argv, request)) return -1;
   const fs::path manifest_path = fs::absolute(request.manifest_path);
   const nlohmann::json manifest = read_manifest(manifest_path);
+  const int version = manifest.value("format_version", 0);
+  if (version != 1 && version != 2)
+    throw_input_error(manifest_path.string(), "format_version",
+                      "is " + std::to_string(version) +
+                          ": this build replays versions 1 (plain SHA-256) and 2 (tree hash)");
   if (manifest.value("tool", "") != tool_name)
     throw_input_error(manifest_path.string(), "tool",
                       "written by " + manifest.value("tool", "?") + ", not " + tool_name);
@@ -114,12 +127,11 @@ int replay_from_manifest_if_asked(const std::string& tool_name, int argc, char**
   for (const auto& output : outputs) {
     const std::string original = output.value("path", "");
     const std::string replay = replaced[original];
-    const std::string actual = fs::exists(replay) ? sha256_file(replay) : "missing";
-    const bool match = actual == output.value("sha256", "");
+    const bool exists = fs::exists(replay);
+    const bool match = exists && has_recorded_hash(replay, output, manifest_path.string());
     nlohmann::json entry = {{"recorded", original}, {"replay", replay}, {"match", match}};
     std::optional<nlohmann::json> check;
-    if (!match && actual != "missing" && output_check)
-      check = output_check(manifest, output, replay);
+    if (!match && exists && output_check) check = output_check(manifest, output, replay);
     if (check) {
       const bool equivalent = check->value("equivalent", false);
       entry["equivalent"] = *check;
@@ -141,9 +153,14 @@ int replay_from_manifest_if_asked(const std::string& tool_name, int argc, char**
   // A different binary may legitimately compute different bytes: say so next to the verdict.
   std::error_code error;
   const auto executable = fs::read_symlink("/proc/self/exe", error);
-  const std::string recorded_executable =
-      manifest.value("executable", nlohmann::json::object()).value("sha256", "");
-  report["same_executable"] = !error && sha256_file(executable) == recorded_executable;
+  const nlohmann::json recorded_executable = manifest.value("executable", nlohmann::json::object());
+  bool same_executable = false;
+  try {
+    same_executable = !error && has_recorded_hash(executable.string(), recorded_executable,
+                                                  manifest_path.string());
+  } catch (const InputError&) {  // an executable recorded without a hash cannot be compared
+  }
+  report["same_executable"] = same_executable;
   report["match"] = all_match;
   std::cout << report.dump(2) << '\n';
   std::cerr << tool_name << ": replay of " << manifest_path.string() << ": "

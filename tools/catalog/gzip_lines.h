@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "manifest/sha256.h"
+#include "manifest/block_tree_sha256.h"
 
 namespace starlens::catalog {
 
@@ -29,8 +29,9 @@ class GzipLines {
   std::uint64_t line_number() const { return line_number_; }
   std::uint64_t compressed_bytes_read() const { return compressed_bytes_; }
   std::uint64_t file_size() const { return file_size_; }
-  // Hash of the whole compressed file; call after next() returned false.
-  std::string sha256();
+  // Tree hash of the whole compressed file (block_tree_sha256.h); call after next() returned
+  // false.
+  std::string tree_sha256();
 
  private:
   bool fill();  // inflates more text into the buffer; false at the end
@@ -48,8 +49,8 @@ class GzipLines {
   std::uint64_t line_number_ = 0;
   std::uint64_t compressed_bytes_ = 0;
   std::uint64_t file_size_ = 0;
-  Sha256Stream hash_;
-  std::string sha256_;
+  BlockTreeSha256Stream hash_;
+  std::string tree_sha256_;
 };
 
 }  // namespace starlens::catalog

@@ -8,6 +8,7 @@
 #include "core/errors.h"
 #include "core/progress.h"
 #include "ingest_sources.h"
+#include "manifest/hash_pool.h"
 #include "manifest/manifest.h"
 #include "store_command.h"
 
@@ -87,6 +88,7 @@ int run_ingest(const IngestOptions& options, int argc, char** argv) {
   const Band& band = resolve_band(format, options.band);
   const std::uint64_t input_bytes = total_size(options.inputs);
   const int threads = apply_thread_count(options.common.threads);
+  set_hash_threads(threads);
   AtomicOutput output(options.output, options.common.force);
   check_output_path(manifest_path_for(options.output), options.common.force);
 
@@ -134,7 +136,7 @@ int run_ingest(const IngestOptions& options, int argc, char** argv) {
   for (const auto& source : tally.sources)
     manifest.add_input_hashed(source["path"].get<std::string>(), format,
                               source["size"].get<std::uint64_t>(),
-                              source["sha256"].get<std::string>());
+                              source["sha256_tree"].get<std::string>());
   manifest.add_output(options.output, "catalog");
   record_store(manifest, result, band);
   auto& counts = manifest.counts();

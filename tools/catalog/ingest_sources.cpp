@@ -7,7 +7,8 @@
 #include "core/errors.h"
 #include "csv_catalog.h"
 #include "gzip_lines.h"
-#include "manifest/sha256.h"
+#include "manifest/block_tree_sha256.h"
+#include "manifest/hash_scheme.h"
 #include "star_batcher.h"
 #include "stellarium_reader.h"
 #include "twomass_psc.h"
@@ -17,10 +18,10 @@ namespace {
 
 nlohmann::json hashed_source(const std::string& path, std::uint64_t rows) {
   std::error_code ignored;
-  return {{"path", path},
-          {"size", std::filesystem::file_size(path, ignored)},
-          {"sha256", sha256_file(path)},
-          {"rows", rows}};
+  nlohmann::json source = {{"path", path}, {"size", std::filesystem::file_size(path, ignored)}};
+  source.update(tree_hash_fields(block_tree_sha256_file(path)));
+  source["rows"] = rows;
+  return source;
 }
 
 // One 2MASS file: rows to stars, rejections logged with file:line.
@@ -63,10 +64,10 @@ IngestTally ingest_psc_file(const std::string& path, int band, ExternalSorter& s
   }
   batcher.flush();
   progress.advance(lines.compressed_bytes_read() - reported_bytes);
-  tally.sources.push_back({{"path", path},
-                           {"size", lines.file_size()},
-                           {"sha256", lines.sha256()},
-                           {"rows", tally.rows_read}});
+  nlohmann::json source = {{"path", path}, {"size", lines.file_size()}};
+  source.update(tree_hash_fields(lines.tree_sha256()));
+  source["rows"] = tally.rows_read;
+  tally.sources.push_back(source);
   return tally;
 }
 

@@ -19,7 +19,8 @@ struct IngestTally {
   std::uint64_t stars = 0;
   TemperatureCounts temperatures;
   RejectionLog rejections;
-  nlohmann::json sources = nlohmann::json::array();  // [{"path", "size", "sha256", "rows"}]
+  nlohmann::json sources =
+      nlohmann::json::array();  // [{"path", "size", "hash", "sha256_tree", "rows"}]
   void add(const IngestTally& other);
 };
 

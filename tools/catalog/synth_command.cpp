@@ -13,6 +13,7 @@
 #include "core/atomic_output.h"
 #include "core/errors.h"
 #include "core/progress.h"
+#include "manifest/hash_pool.h"
 #include "manifest/manifest.h"
 #include "psc_format.h"
 #include "star_batcher.h"
@@ -222,6 +223,7 @@ int run_synth(const SynthOptions& options, int argc, char** argv) {
   check_options(options);
   const Band& band = band_by_name(options.band, "--band");
   const int threads = apply_thread_count(options.common.threads);
+  set_hash_threads(threads);
   Manifest manifest(kToolName, argc, argv);
   manifest.set_threads(threads);
   manifest.exclude_from_digest("output");

@@ -38,7 +38,7 @@ class StreamSink final : public EventSink {
   std::uint64_t chunks() const override { return writer_.chunks_written(); }
   std::uint64_t events() const override { return writer_.events_written(); }
   std::uint64_t bytes() const override { return writer_.bytes_written(); }
-  std::string sha256() const { return writer_.sha256(); }
+  std::string tree_sha256() const { return writer_.tree_sha256(); }
 
  private:
   EventWriter writer_;

@@ -16,6 +16,8 @@
 #include "events/stream_layout.h"
 #include "input_checks.h"
 #include "lens_mesh_input.h"
+#include "manifest/background_file_hash.h"
+#include "manifest/hash_pool.h"
 #include "manifest/manifest.h"
 #include "manifest/replay.h"
 #include "manifest_base.h"
@@ -83,6 +85,10 @@ int run_produce(const ProduceOptions& options, int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
   check_produce_options(options);
   const int threads = apply_thread_count(options.common.threads);
+  set_hash_threads(threads);
+  // The inputs' hashes run on the hash pool while the stage works; the manifest joins them.
+  auto lensmap_hash = std::make_unique<BackgroundFileHash>(options.lensmap);
+  auto catalog_hash = std::make_unique<BackgroundFileHash>(options.catalog);
   PhaseTimes times;
 
   // Inputs: open and validate both before anything is written.
@@ -183,12 +189,13 @@ int run_produce(const ProduceOptions& options, int argc, char** argv) {
     manifest.exclude_from_digest(output_parameter);
   manifest.set_threads(threads);
   {
-    ScopedPhase phase(times, "hash_inputs");
-    manifest.add_input(options.lensmap, "lensmap");
-    manifest.add_input(options.catalog, "catalog");
+    ScopedPhase phase(times, "hash_inputs");  // what is left of them after the run
+    manifest.add_input(options.lensmap, "lensmap", std::move(lensmap_hash));
+    manifest.add_input(options.catalog, "catalog", std::move(catalog_hash));
+    manifest.wait_for_input_hashes();
   }
   if (stream)
-    manifest.add_output_hashed(options.output, "events", stream->bytes(), stream->sha256());
+    manifest.add_output_hashed(options.output, "events", stream->bytes(), stream->tree_sha256());
 
   const IndexStatistics& index_statistics = index->statistics();
   manifest.counts() = class_counts(result.counts);

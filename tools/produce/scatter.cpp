@@ -47,9 +47,9 @@ ScatterResult scatter_stream(const std::string& input, const std::string& output
   writer.finish();
   progress.finish();
   result.input_bytes = reader.bytes_read();
-  result.input_sha256 = reader.sha256();
+  result.input_tree_sha256 = reader.tree_sha256();
   result.output_bytes = writer.bytes_written();
-  result.output_sha256 = writer.sha256();
+  result.output_tree_sha256 = writer.tree_sha256();
   return result;
 }
 

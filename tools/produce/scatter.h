@@ -15,9 +15,9 @@ struct ScatterResult {
   std::uint64_t chunks = 0;
   std::uint64_t events = 0;
   std::uint64_t input_bytes = 0;
-  std::string input_sha256;
+  std::string input_tree_sha256;
   std::uint64_t output_bytes = 0;
-  std::string output_sha256;
+  std::string output_tree_sha256;
 };
 
 // Deterministic for a seed: positions come from a 64-bit Mersenne Twister turned into

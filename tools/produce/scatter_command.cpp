@@ -47,16 +47,16 @@ int run_scatter(const ScatterOptions& options, const char* tool, int argc, char*
                            {"seed", options.seed}};
   for (const char* output_parameter : {"output", "manifest"})
     manifest.exclude_from_digest(output_parameter);
-  manifest.add_input_hashed(options.input, "events", result.input_bytes, result.input_sha256);
+  manifest.add_input_hashed(options.input, "events", result.input_bytes, result.input_tree_sha256);
   manifest.add_output_hashed(options.output, "events_scatter_control", result.output_bytes,
-                             result.output_sha256);
+                             result.output_tree_sha256);
   manifest.counts() = {{"events", result.events}, {"chunks", result.chunks}};
   manifest.section("control") = {{"kind", "scatter"},
                                  {"description",
                                   "positions uniform over the frame; counts, fluxes, colours and "
                                   "supports of the input kept chunk by chunk"},
                                  {"stream_flags", result.header.flags},
-                                 {"source_sha256", result.input_sha256}};
+                                 {"source_sha256_tree", result.input_tree_sha256}};
   manifest.add_timings(times);
   if (base) manifest.write(*base, options.common.force);
   return kExitOk;

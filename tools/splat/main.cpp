@@ -15,6 +15,7 @@
 #include "events/prefetching_reader.h"
 #include "events/stream_layout.h"
 #include "frame/frame_io.h"
+#include "manifest/hash_pool.h"
 #include "manifest/manifest.h"
 #include "manifest/replay.h"
 #include "replay_check.h"
@@ -41,11 +42,11 @@ struct ReplayResult {
   nlohmann::json statistics;
   double read_seconds = 0;       // the reader thread's busy time
   double read_wait_seconds = 0;  // the consumer's wait for chunks (read not overlapped)
-  double hash_seconds = 0;       // the input's SHA-256 on its own thread (regular files)
+  double hash_seconds = 0;       // pool thread-seconds of the input's tree hash
   double total_seconds = 0;
   std::uint64_t chunks = 0;
   std::uint64_t bytes = 0;
-  std::string sha256;
+  std::string tree_sha256;
   StreamHeader header;
 };
 
@@ -91,7 +92,7 @@ ReplayResult replay(const SplatOptions& options, std::unique_ptr<PhaseCache>& ca
   result.read_seconds = reader.reader_busy_seconds();
   result.hash_seconds = reader.hash_busy_seconds();
   result.bytes = reader.bytes_read();
-  result.sha256 = reader.sha256();
+  result.tree_sha256 = reader.tree_sha256();
   result.total_seconds = seconds_since(start);
   return result;
 }
@@ -184,6 +185,7 @@ int run(int argc, char** argv) {
 
   check_options(options);
   options.settings.threads = apply_thread_count(options.common.threads);
+  set_hash_threads(options.settings.threads);
   options.settings.quiet = options.common.quiet;
 
   Manifest manifest(kTool, argc, argv);
@@ -218,7 +220,7 @@ int run(int argc, char** argv) {
   for (const char* output_parameter : {"output", "png"})
     manifest.exclude_from_digest(output_parameter);
   manifest.set_threads(options.settings.threads);
-  manifest.add_input_hashed(options.input, "events", last.bytes, last.sha256);
+  manifest.add_input_hashed(options.input, "events", last.bytes, last.tree_sha256);
   manifest.counts() = last.statistics.value("counts", nlohmann::json::object());
   manifest.counts()["chunks"] = last.chunks;
   manifest.timings() = median_timings(replays);

@@ -11,7 +11,7 @@
 #include "compare/verdict.h"
 #include "core/progress.h"
 #include "frame/exr_reader.h"
-#include "manifest/sha256.h"
+#include "manifest/hash_scheme.h"
 
 namespace starlens {
 namespace {
@@ -101,7 +101,9 @@ std::optional<nlohmann::json> check_gpu_replay_output(const nlohmann::json& mani
   if (extension != ".exr" && extension != ".png") return std::nullopt;
   if (!fs::exists(path))
     return verdict(false, "the recorded output " + path + " is gone: nothing to compare with");
-  if (sha256_file(path) != recorded.value("sha256", ""))
+  const auto recorded_hash_of_path = recorded_hash(recorded, "the manifest");
+  if (!recorded_hash_of_path ||
+      hash_file_as(recorded_hash_of_path->scheme, path) != recorded_hash_of_path->hex)
     return verdict(false, "the recorded output " + path + " changed since the run");
   return extension == ".exr" ? compare_exr(path, replay) : compare_png(path, replay);
 }

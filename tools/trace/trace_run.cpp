@@ -1,6 +1,8 @@
 #include "trace_run.h"
 
+#include <fcntl.h>
 #include <malloc.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -15,8 +17,9 @@
 #include "core/progress.h"
 #include "core/stopwatch.h"
 #include "lensmap_output.h"
+#include "manifest/block_tree_sha256.h"
+#include "manifest/hash_pool.h"
 #include "manifest/manifest.h"
-#include "manifest/sha256.h"
 #include "spacetime/schwarzschild.h"
 
 namespace starlens {
@@ -115,6 +118,7 @@ int run_trace(const TraceOptions& options, int argc, char** argv) {
 
   Manifest manifest(kTool, argc, argv);
   const int threads = apply_thread_count(options.common.threads);
+  set_hash_threads(threads);
   record_parameters(manifest, setup, threads);
   manifest.parameters()["output"] = options.output;
   manifest.exclude_from_digest("output");
@@ -134,20 +138,26 @@ int run_trace(const TraceOptions& options, int argc, char** argv) {
   for (int r = 0; r < kDropReasonCount; ++r)
     attributes.dropped[drop_reason_name(static_cast<DropReason>(r))] = mesh.dropped[r];
   // Declared before the hash's future, so that it is closed after the hash has finished.
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> written(nullptr, &std::fclose);
-  std::future<std::string> sha256;
+  struct ReadBack {
+    int fd = -1;
+    ~ReadBack() {
+      if (fd >= 0) ::close(fd);
+    }
+  } written;
+  std::future<std::string> tree_sha256;
   std::uint64_t size = 0;
   {
     ScopedPhase phase(times, "write");
     write_refined_mesh(output.temp_path(), options.output, attributes, mesh);
-    // The manifest's hash of the finished file (read back from the page cache, ~0.1 s) on a
-    // thread of its own, while this one waits for fsync, renames and frees the mesh. The file
-    // is opened here, before the rename: the hash reads it under whatever name it has by then.
+    // The manifest's hash of the finished file (read back from the page cache on the hash
+    // pool: HDF5 writes its metadata out of order, so the bytes cannot be hashed as written),
+    // while this thread waits for fsync, renames and frees the mesh. The file is opened here,
+    // before the rename: the hash reads it under whatever name it has by then.
     size = std::filesystem::file_size(output.temp_path());
-    written.reset(std::fopen(output.temp_path().c_str(), "rb"));
-    if (!written) throw_run_failure(options.output, "cannot read back the written lens map");
-    sha256 = std::async(std::launch::async, [file = written.get(), name = options.output] {
-      return sha256_open_file(file, name);
+    written.fd = ::open(output.temp_path().c_str(), O_RDONLY | O_CLOEXEC);
+    if (written.fd < 0) throw_run_failure(options.output, "cannot read back the written lens map");
+    tree_sha256 = std::async(std::launch::async, [fd = written.fd, name = options.output] {
+      return block_tree_sha256_open_file(fd, name);
     });
     output.commit();
   }
@@ -160,7 +170,7 @@ int run_trace(const TraceOptions& options, int argc, char** argv) {
   mesh = RefinedMesh{};
   malloc_trim(0);
   manifest.add_timings(times);
-  manifest.add_output_hashed(options.output, "lensmap", size, sha256.get());
+  manifest.add_output_hashed(options.output, "lensmap", size, tree_sha256.get());
   manifest.write(options.output, options.common.force);
   if (!options.common.quiet)
     std::cerr << kTool << ": " << manifest.counts()["vertices"].get<std::int64_t>() << " vertices, "

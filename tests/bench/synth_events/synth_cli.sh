@@ -42,7 +42,10 @@ assert c["chunks"] == 5, c
 out = m["outputs"][0]
 data = open(path, "rb").read()
 assert out["path"] == path and out["size"] == len(data) == os.path.getsize(path), out
-assert out["sha256"] == hashlib.sha256(data).hexdigest(), out
+# The tree hash of docs/formats/manifest.md, computed with hashlib.
+tree = hashlib.sha256(b"".join(hashlib.sha256(data[i:i + (4 << 20)]).digest()
+                               for i in range(0, len(data), 4 << 20))).hexdigest()
+assert out["hash"] == "sha256-tree-4MiB" and out["sha256_tree"] == tree, out
 # 256-byte header, 5 chunks and the end chunk of 32-byte headers, 56-byte records.
 assert len(data) == 256 + 6 * 32 + 5000 * 56, len(data)
 assert data[:8] == b"STLNEVT1", data[:8]

@@ -10,7 +10,7 @@
 
 #include "core/errors.h"
 #include "events/event_stream.h"
-#include "manifest/sha256.h"
+#include "manifest/block_tree_sha256.h"
 #include "stream_fixtures.h"
 
 using namespace starlens;
@@ -114,9 +114,9 @@ TEST_CASE("header, chunk infos and every record round trip") {
   CHECK(writer.events_written() == 238);
   CHECK(writer.bytes_written() == size);
   CHECK(reader.bytes_read() == size);
-  // SHA-256 kept while streaming equals the hash of the file read whole afterwards.
-  CHECK(writer.sha256() == sha256_file(folder / "a.sle"));
-  CHECK(reader.sha256() == writer.sha256());
+  // The tree hash kept while streaming equals the hash of the file read whole afterwards.
+  CHECK(writer.tree_sha256() == block_tree_sha256_file(folder / "a.sle"));
+  CHECK(reader.tree_sha256() == writer.tree_sha256());
   CHECK(reader.path() == (folder / "a.sle").string());
 }
 
@@ -133,7 +133,7 @@ TEST_CASE("next_chunk_into fills caller memory and returns 0 at the end chunk") 
     CHECK(std::equal(chunk.events.begin(), chunk.events.end(), buffer.begin(), same_bits));
   }
   CHECK(reader.next_chunk_into(buffer.data(), info) == 0);
-  CHECK(reader.sha256() == sha256_file(folder / "a.sle"));
+  CHECK(reader.tree_sha256() == block_tree_sha256_file(folder / "a.sle"));
 }
 
 TEST_CASE("a reader told not to hash reads the same events and reports no hash") {
@@ -149,7 +149,7 @@ TEST_CASE("a reader told not to hash reads the same events and reports no hash")
     CHECK(std::equal(events.begin(), events.end(), chunks[k++].events.begin(), same_bits));
   }
   CHECK(k == chunks.size());
-  CHECK(reader.sha256().empty());
+  CHECK(reader.tree_sha256().empty());
   CHECK(reader.bytes_read() == fs::file_size(folder / "a.sle"));
 }
 
@@ -277,7 +277,7 @@ TEST_CASE("\"-\" writes to standard output and reads from standard input") {
     for (const auto& chunk : chunks)
       writer.write_chunk(chunk.events, chunk.first_triangle, chunk.last_triangle);
     writer.finish();
-    sha = writer.sha256();
+    sha = writer.tree_sha256();
   }
   std::fflush(stdout);
   dup2(saved_stdout, STDOUT_FILENO);
@@ -285,7 +285,7 @@ TEST_CASE("\"-\" writes to standard output and reads from standard input") {
 
   write_stream(folder / "file.sle", sample_header(), chunks);
   CHECK(read_bytes(folder / "piped.sle") == read_bytes(folder / "file.sle"));
-  CHECK(sha == sha256_file(folder / "file.sle"));
+  CHECK(sha == block_tree_sha256_file(folder / "file.sle"));
 
   // Standard input from the piped file.
   const int saved_stdin = dup(STDIN_FILENO);
@@ -301,7 +301,7 @@ TEST_CASE("\"-\" writes to standard output and reads from standard input") {
     std::vector<StarEvent> events;
     ChunkInfo info;
     while (reader.next_chunk(events, info)) total += events.size();
-    read_sha = reader.sha256();
+    read_sha = reader.tree_sha256();
     CHECK(reader.path() == "-");
   }
   dup2(saved_stdin, STDIN_FILENO);

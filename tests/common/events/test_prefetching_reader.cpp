@@ -41,7 +41,7 @@ TEST_CASE("prefetched chunks, byte counts and hash equal the plain reader's, any
   for (const std::size_t depth : {1, 2, 3, 8, 64}) {
     CAPTURE(depth);
     EventReader plain(path.string());
-    PrefetchingReader ahead(path.string(), StreamHash::sha256, depth);
+    PrefetchingReader ahead(path.string(), StreamHash::tree_sha256, depth);
     CHECK(std::memcmp(&ahead.header(), &plain.header(), sizeof(StreamHeader)) == 0);
     std::vector<StarEvent> expected;
     ChunkInfo expected_info, info;
@@ -60,8 +60,8 @@ TEST_CASE("prefetched chunks, byte counts and hash equal the plain reader's, any
       ++chunks;
     }
     CHECK(chunks == 25);
-    CHECK(ahead.sha256() == plain.sha256());
-    CHECK(ahead.sha256().size() == 64);
+    CHECK(ahead.tree_sha256() == plain.tree_sha256());
+    CHECK(ahead.tree_sha256().size() == 64);
     CHECK_FALSE(ahead.next(events, info));  // stays at the end
   }
 }
@@ -74,7 +74,7 @@ TEST_CASE("a corrupt chunk is thrown after the chunks before it, with the plain 
   const std::size_t chunk3_payload = 256 + 3 * 32 + (100 + 8 + 15) * 56 + 32;
   bytes[chunk3_payload + 5] ^= 0x10;
   write_bytes(path, bytes);
-  PrefetchingReader ahead(path.string(), StreamHash::sha256, 8);
+  PrefetchingReader ahead(path.string(), StreamHash::tree_sha256, 8);
   std::span<const StarEvent> events;
   ChunkInfo info;
   for (std::uint64_t chunk = 0; chunk < 3; ++chunk) {
@@ -105,7 +105,7 @@ TEST_CASE("stopping early while the reader waits for a free buffer returns promp
   const fs::path path = folder / "events.sle";
   write_bytes(path, long_stream().bytes());
   for (int taken = 0; taken < 4; ++taken) {
-    PrefetchingReader ahead(path.string(), StreamHash::sha256, 2);
+    PrefetchingReader ahead(path.string(), StreamHash::tree_sha256, 2);
     std::span<const StarEvent> events;
     ChunkInfo info;
     for (int k = 0; k < taken; ++k) REQUIRE(ahead.next(events, info));
@@ -129,5 +129,5 @@ TEST_CASE("a file changed while it was read fails at the end, with no hash hande
     CHECK(std::string(error.what()).find(path.string() + ": changed while being read") == 0);
   }
   CHECK(chunks == 25);
-  CHECK(ahead.sha256().empty());
+  CHECK(ahead.tree_sha256().empty());
 }

@@ -70,7 +70,7 @@ import json, sys
 one, *others = (json.load(open(p)) for p in sys.argv[1:])
 assert one["counts"]["chunks"] > 20, "too few chunks to tell"
 for m in others:
-    assert m["outputs"][0]["sha256"] == one["outputs"][0]["sha256"], "output hash"
+    assert m["outputs"][0]["sha256_tree"] == one["outputs"][0]["sha256_tree"], "output hash"
     assert m["counts"] == one["counts"], (m["counts"], one["counts"])
     assert m["chunk_statistics"] == one["chunk_statistics"]
 PY
@@ -79,15 +79,33 @@ PY
   fail "replay of the 3-thread run on 1 thread: $(cat four/replay.err)"
 grep -q "outputs and counts match" four/replay.err || fail "replay: $(cat four/replay.err)"
 cmp -s four/e.sle four/e.replay.sle || fail "replay: bytes differ"
+# A version 1 manifest (plain SHA-256 of whole files, as archived runs have) replays too: the
+# same run's manifest rewritten that way, its hashes computed with hashlib.
+python3 - four/e.sle.manifest.json four/v1.manifest.json <<'PY' || fail "writing a version 1 manifest"
+import hashlib, json, os, sys
+m = json.load(open(sys.argv[1]))
+m["format_version"] = 1
+for entry in m["inputs"] + m["outputs"] + [m["executable"]]:
+    del entry["hash"], entry["sha256_tree"]
+    path = os.path.join(m["cwd"], entry["path"])
+    entry["sha256"] = hashlib.sha256(open(path, "rb").read()).hexdigest()
+json.dump(m, open(sys.argv[2], "w"), indent=2)
+PY
+rm -f four/e.replay.sle four/e.replay.sle.manifest.json
+(cd four && "$produce" --from-manifest v1.manifest.json --quiet >replay1.json 2>replay1.err) ||
+  fail "replay of a version 1 manifest: $(cat four/replay1.err)"
+grep -q "outputs and counts match" four/replay1.err || fail "v1 replay: $(cat four/replay1.err)"
+python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); assert r["same_executable"] and r["match"], r' \
+  four/replay1.json || fail "v1 replay report: $(cat four/replay1.json)"
 # A replay whose input changed since the manifest names that input and writes nothing.
 mkdir five && cp hole.h5 sky.h5 five/
 (cd five && "$produce" -l hole.h5 -c sky.h5 -o e.sle $blocks $psf --quiet) || fail "run for the changed-input replay"
 printf 'x' >>five/sky.h5
-(cd five && expect 2 "sky.h5: sha256: input changed since e.sle.manifest.json" \
+(cd five && expect 2 "sky.h5: sha256_tree: input changed since e.sle.manifest.json" \
   "$produce" --from-manifest e.sle.manifest.json --quiet)
 [ -e five/e.replay.sle ] && fail "a replay with a changed input left its output"
 printf 'x' >>five/hole.h5
-(cd five && expect 2 "hole.h5: sha256: input changed" "$produce" --from-manifest e.sle.manifest.json --quiet)
+(cd five && expect 2 "hole.h5: sha256_tree: input changed" "$produce" --from-manifest e.sle.manifest.json --quiet)
 classes=$($sle classes one/e.sle) || fail "an event disobeys its class"
 echo "classes: $classes"
 python3 - one/e.sle.manifest.json "$classes" <<'PY' || fail "manifest counts"
@@ -103,8 +121,8 @@ assert int(seen["cache"]) == c["events_cache"] and int(seen["direct"]) == c["eve
 assert int(seen["wing_clip"]) == c["events_wing_clip"], (seen, c)
 assert c["stars_read"] == c["catalog_stars_read"] and c["stars_imaged"] > 0, c
 assert m["coverage"]["complete"] and m["coverage"]["cells_completed"] == m["coverage"]["cells_selected"]
-assert [i["role"] for i in m["inputs"]] == ["lensmap", "catalog"] and all(len(i["sha256"]) == 64 for i in m["inputs"])
-assert m["outputs"][0]["role"] == "events" and len(m["outputs"][0]["sha256"]) == 64
+assert [i["role"] for i in m["inputs"]] == ["lensmap", "catalog"] and all(len(i["sha256_tree"]) == 64 for i in m["inputs"])
+assert m["outputs"][0]["role"] == "events" and len(m["outputs"][0]["sha256_tree"]) == 64
 assert 0 < m["colour"]["table_max_relative_error"] < 1e-6, m["colour"]
 for phase in ("query", "read", "mapping", "colour", "write", "total"):
     assert phase in m["timings_s"], phase

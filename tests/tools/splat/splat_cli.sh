@@ -21,7 +21,7 @@ m = json.load(open(sys.argv[1]))
 c = m["counts"]
 assert c["events"] == c["events_cache"] + c["events_wing_clip"] + c["events_direct"], c
 assert c["events"] > 0 and c["contributions"] > c["events"], c
-assert m["inputs"][0]["sha256"] != "" and len(m["outputs"]) == 2
+assert len(m["inputs"][0]["sha256_tree"]) == 64 and len(m["outputs"]) == 2
 for phase in ("read", "accumulate", "accumulate_cache", "accumulate_direct", "binning", "write_exr", "total"):
     assert phase in m["timings_s"], phase
 PY

@@ -10,6 +10,7 @@
 
 #include "frame/frame_io.h"
 #include "frame/png_writer.h"
+#include "manifest/block_tree_sha256.h"
 #include "manifest/sha256.h"
 #include "replay_check.h"
 
@@ -31,7 +32,12 @@ nlohmann::json run_on(const std::string& backend) {
   return {{"tool", "starlens-splat"}, {"parameters", {{"backend", backend}}}};
 }
 
-nlohmann::json recorded_entry(const fs::path& path) {
+// A version 1 manifest's entry (plain SHA-256), or a version 2 one (the tree hash).
+nlohmann::json recorded_entry(const fs::path& path, bool tree = false) {
+  if (tree)
+    return {{"path", path.string()},
+            {"hash", "sha256-tree-4MiB"},
+            {"sha256_tree", starlens::block_tree_sha256_file(path)}};
   return {{"path", path.string()}, {"sha256", starlens::sha256_file(path)}};
 }
 
@@ -72,6 +78,11 @@ TEST_CASE("a GPU frame summed in another order is the same result; one beyond th
   CHECK((*verdict)["equivalent"] == true);
   CHECK((*verdict)["Y_max_rel"].get<double>() > 0);
   CHECK((*verdict)["Y_max_rel"].get<double>() < 1e-14);
+  // The same judgement from a version 2 entry (the recorded frame's tree hash).
+  const auto from_tree =
+      check_gpu_replay_output(run_on("gpu"), recorded_entry(recorded, true), replay.string());
+  REQUIRE(from_tree.has_value());
+  CHECK((*from_tree)["equivalent"] == true);
 
   // 1e-9 relative: far beyond what the order of additions can do.
   starlens::write_frame_exr(scaled(star_field(), 1.0 + 1e-9), replay, true, "digest");
@@ -90,22 +101,25 @@ TEST_CASE("a GPU frame summed in another order is the same result; one beyond th
 }
 
 TEST_CASE("without the recorded frame as it was, a GPU replay cannot be judged equivalent") {
-  Folder folder;
-  const fs::path recorded = folder.path / "frame.exr";
-  starlens::write_frame_exr(star_field(), recorded, false, "digest");
-  const nlohmann::json entry = recorded_entry(recorded);
+  for (const bool tree : {false, true}) {  // a version 1 and a version 2 entry
+    CAPTURE(tree);
+    Folder folder;
+    const fs::path recorded = folder.path / "frame.exr";
+    starlens::write_frame_exr(star_field(), recorded, false, "digest");
+    const nlohmann::json entry = recorded_entry(recorded, tree);
 
-  starlens::write_frame_exr(scaled(star_field(), 1.0 + 1e-15), recorded, true, "digest");
-  auto verdict = check_gpu_replay_output(run_on("gpu"), entry, recorded.string());
-  REQUIRE(verdict.has_value());
-  CHECK((*verdict)["equivalent"] == false);
-  CHECK((*verdict)["reason"].get<std::string>().find("changed") != std::string::npos);
+    starlens::write_frame_exr(scaled(star_field(), 1.0 + 1e-15), recorded, true, "digest");
+    auto verdict = check_gpu_replay_output(run_on("gpu"), entry, recorded.string());
+    REQUIRE(verdict.has_value());
+    CHECK((*verdict)["equivalent"] == false);
+    CHECK((*verdict)["reason"].get<std::string>().find("changed") != std::string::npos);
 
-  fs::remove(recorded);
-  verdict = check_gpu_replay_output(run_on("gpu"), entry, recorded.string());
-  REQUIRE(verdict.has_value());
-  CHECK((*verdict)["equivalent"] == false);
-  CHECK((*verdict)["reason"].get<std::string>().find("gone") != std::string::npos);
+    fs::remove(recorded);
+    verdict = check_gpu_replay_output(run_on("gpu"), entry, recorded.string());
+    REQUIRE(verdict.has_value());
+    CHECK((*verdict)["equivalent"] == false);
+    CHECK((*verdict)["reason"].get<std::string>().find("gone") != std::string::npos);
+  }
 }
 
 TEST_CASE("a GPU run's PNG may move by one 8-bit level, not two") {

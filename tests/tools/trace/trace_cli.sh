@@ -27,7 +27,9 @@ assert p["r_obs"] == 10 and p["fov_deg"] == 90 and p["mesh_step"] == 4 and p["me
 assert p["bh_frame"] == "galactic" and abs(p["bh_ra_deg"] - 266.405) < 1e-3, p
 for phase in ("trace_and_refine", "write"):
     assert phase in m["timings_s"], phase
-assert m["outputs"][0]["role"] == "lensmap" and len(m["outputs"][0]["sha256"]) == 64
+assert m["format_version"] == 2, m["format_version"]
+assert m["outputs"][0]["role"] == "lensmap" and m["outputs"][0]["hash"] == "sha256-tree-4MiB"
+assert len(m["outputs"][0]["sha256_tree"]) == 64
 s = c["azimuth_series"]
 assert p["ray_azimuth"] == "series" and 0 < s["pieces"] <= 1024 and s["worst_check_error_in_tolerances"] <= 1, s
 PY

@@ -1,0 +1,22 @@
+#include "events/pipe_capacity.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <fstream>
+
+namespace starlens {
+
+void enlarge_pipe(int descriptor) {
+  struct stat status {};
+  if (::fstat(descriptor, &status) != 0 || !S_ISFIFO(status.st_mode)) return;
+  long limit = 0;
+  std::ifstream("/proc/sys/fs/pipe-max-size") >> limit;
+  if (limit <= 0) return;
+  // Both ends ask for the same size. A refusal (EPERM beyond an unprivileged user's pipe
+  // quota) is retried at half the size, down to the default.
+  for (long size = limit; size > (64L << 10); size /= 2)
+    if (::fcntl(descriptor, F_SETPIPE_SZ, static_cast<int>(size)) >= size) return;
+}
+
+}  // namespace starlens

@@ -1,0 +1,11 @@
+#pragma once
+// A pipe's buffer is 64 KiB by default: a stream written through it moves in 64 KiB pieces,
+// one system call and one wake-up of the other end each. Enlarged to the system's limit
+// (/proc/sys/fs/pipe-max-size, 1 MiB unless raised), writer and reader move MiB-sized pieces.
+namespace starlens {
+
+// If `descriptor` is a pipe, grows its buffer as far as the system allows; anything else, or a
+// refusal (an unprivileged process over its pipe quota), leaves it as it is.
+void enlarge_pipe(int descriptor);
+
+}  // namespace starlens

@@ -1,0 +1,136 @@
+// Streams of several 4 MiB blocks: written to a file and to a pipe (standard output), read
+// back from both (the pipe through standard input, enlarged on both ends), with the same
+// bytes, the same events and the tree hash of its definition (plain SHA-256 of each block,
+// computed here) at both ends.
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <fstream>
+#include <thread>
+
+#include "events/event_stream.h"
+#include "events/prefetching_reader.h"
+#include "manifest/sha256.h"
+#include "stream_fixtures.h"
+
+using namespace starlens;
+using namespace starlens::test;
+
+namespace {
+
+constexpr int kChunks = 40;  // 40 chunks of 12,600-16,384 records: 31 MiB, 8 blocks
+
+std::vector<StarEvent> chunk_events(int k) {
+  return random_events(16384 - 97 * k, 1000 + k);
+}
+
+// SHA-256 of the concatenated raw SHA-256 digests of the 4 MiB blocks.
+std::string defined_tree_hash(const Bytes& data) {
+  constexpr std::size_t kBlock = std::size_t(4) << 20;
+  Sha256Stream outer;
+  for (std::size_t offset = 0; offset < data.size(); offset += kBlock) {
+    const std::string hex =
+        sha256_hex(data.data() + offset, std::min(kBlock, data.size() - offset));
+    for (int i = 0; i < 32; ++i) {
+      const unsigned char byte =
+          static_cast<unsigned char>(std::stoi(hex.substr(2 * i, 2), nullptr, 16));
+      outer.update(&byte, 1);
+    }
+  }
+  return outer.finish_hex();
+}
+
+StreamHeader large_header() {
+  StreamHeader header = sample_header();
+  header.chunk_capacity = 16384;
+  return header;
+}
+
+std::string write_all_chunks(EventWriter& writer) {
+  for (int k = 0; k < kChunks; ++k) writer.write_chunk(chunk_events(k), k, k + 1);
+  writer.finish();
+  return writer.tree_sha256();
+}
+
+}  // namespace
+
+TEST_CASE("a stream of several blocks through a file: bytes, events and tree hash") {
+  ScratchFolder folder("blocks-file");
+  const fs::path path = folder / "big.sle";
+  EventWriter writer(path.string(), large_header(), false);
+  const std::string written = write_all_chunks(writer);
+  const Bytes bytes = read_bytes(path);
+  REQUIRE(bytes.size() > 7 * (std::size_t(4) << 20));
+  CHECK(written == defined_tree_hash(bytes));
+  PrefetchingReader reader(path.string());
+  std::span<const StarEvent> events;
+  ChunkInfo info;
+  int k = 0;
+  while (reader.next(events, info)) {
+    const auto expected = chunk_events(k);
+    REQUIRE(events.size() == expected.size());
+    CHECK(std::memcmp(events.data(), expected.data(), events.size_bytes()) == 0);
+    ++k;
+  }
+  CHECK(k == kChunks);
+  CHECK(reader.bytes_read() == bytes.size());
+  CHECK(reader.tree_sha256() == written);
+}
+
+TEST_CASE("the same stream through a pipe: enlarged, the same bytes and hash at both ends") {
+  ScratchFolder folder("blocks-pipe");
+  EventWriter file_writer((folder / "big.sle").string(), large_header(), false);
+  const std::string file_hash = write_all_chunks(file_writer);
+  const Bytes file_bytes = read_bytes(folder / "big.sle");
+
+  int ends[2];
+  REQUIRE(::pipe(ends) == 0);
+  std::fflush(stdout);
+  const int saved_stdout = ::dup(STDOUT_FILENO), saved_stdin = ::dup(STDIN_FILENO);
+  ::dup2(ends[1], STDOUT_FILENO);
+  ::dup2(ends[0], STDIN_FILENO);
+  ::close(ends[1]);
+  ::close(ends[0]);
+  std::string piped_hash, writer_error;
+  std::thread writing([&] {
+    try {
+      EventWriter writer("-", large_header(), false);
+      piped_hash = write_all_chunks(writer);
+    } catch (const std::exception& error) {
+      writer_error = error.what();
+    }
+    ::close(STDOUT_FILENO);  // the reader sees the end of the stream
+  });
+  std::string read_hash;
+  std::uint64_t bytes_read = 0;
+  int chunks = 0;
+  {
+    EventReader reader("-");
+    std::vector<StarEvent> events;
+    ChunkInfo info;
+    while (reader.next_chunk(events, info)) {
+      const auto expected = chunk_events(chunks++);
+      REQUIRE(events.size() == expected.size());
+      CHECK(std::memcmp(events.data(), expected.data(), events.size() * sizeof(StarEvent)) == 0);
+    }
+    read_hash = reader.tree_sha256();
+    bytes_read = reader.bytes_read();
+  }
+  const long capacity = ::fcntl(STDIN_FILENO, F_GETPIPE_SZ);
+  writing.join();
+  ::dup2(saved_stdout, STDOUT_FILENO);
+  ::dup2(saved_stdin, STDIN_FILENO);
+  ::close(saved_stdout);
+  ::close(saved_stdin);
+  clearerr(stdin);
+  CHECK(writer_error.empty());
+  CHECK(chunks == kChunks);
+  CHECK(bytes_read == file_bytes.size());
+  CHECK(piped_hash == file_hash);
+  CHECK(read_hash == file_hash);
+  long limit = 0;
+  std::ifstream("/proc/sys/fs/pipe-max-size") >> limit;
+  CHECK(capacity == limit);
+}
