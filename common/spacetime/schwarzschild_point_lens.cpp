@@ -1,0 +1,77 @@
+#include "spacetime/schwarzschild_point_lens.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "spacetime/schwarzschild_orbit.h"
+#include "spacetime/vector_ops.h"
+
+namespace starlens::schwarzschild {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+}  // namespace
+
+PointLens::PointLens(double r_obs, const Vec3& hole_direction)
+    : r_obs_(r_obs),
+      hole_(hole_direction),
+      critical_(schwarzschild::critical_angle(r_obs)),
+      series_(r_obs) {}
+
+double PointLens::psi_of(const Vec3& camera_direction) const {
+  return std::atan2(vec::norm(vec::cross(camera_direction, hole_)),
+                    vec::dot(camera_direction, hole_));
+}
+
+int PointLens::order_at(double psi) const {
+  return static_cast<int>(std::floor(series_.azimuth(psi) / kPi));
+}
+
+double PointLens::magnification_at(double psi, const Vec3& source) const {
+  double phi = 0, slope = 0;
+  series_.azimuth_and_derivative(psi, phi, slope);
+  return std::sin(psi) / (vec::norm(vec::cross(source, hole_)) * std::abs(slope));
+}
+
+PointImage PointLens::image(const Vec3& source, int order, double psi_guess) const {
+  const double sin_gamma = vec::norm(vec::cross(source, hole_));
+  const double gamma = std::atan2(sin_gamma, -vec::dot(source, hole_));
+  const double target = order % 2 == 0 ? order * kPi + gamma : (order + 1) * kPi - gamma;
+  // The iteration stays among escaping rays: above the critical angle (where phi -> infinity),
+  // at most pi.
+  const double lowest = critical_ + AzimuthSeries::kClosedFormBand * 1e-3;
+  double psi = std::clamp(psi_guess, lowest, kPi);
+  PointImage result;
+  result.parity = order % 2 == 0 ? 1 : -1;
+  for (int iteration = 0; iteration < kMaxIterations; ++iteration) {
+    double phi = 0, slope = 0;
+    series_.azimuth_and_derivative(psi, phi, slope);
+    const double step = (phi - target) / slope;
+    double next = psi - step;
+    if (next <= critical_) next = critical_ + 0.5 * (psi - critical_);  // halfway, still above
+    next = std::min(next, kPi);
+    // d ln(mu) / d psi = cot(psi) - phi''/phi' with |phi''/phi'| <~ 1/(psi - psi_c) + 1: the
+    // relative change of mu that the step still made, evaluated with this slope.
+    const double sensitivity = std::abs(std::cos(psi) / std::sin(psi)) + 1 / (psi - critical_) + 1;
+    if (!std::isfinite(step)) break;
+    // (Or the step is down to psi's rounding: next to pi, where sin(psi) -> 0, mu then keeps a
+    // relative error of ~4 ulp / (pi - psi).)
+    if (std::abs(step) * sensitivity <= kMagnificationTolerance ||
+        std::abs(step) <= 4 * std::numeric_limits<double>::epsilon() * psi) {
+      result.psi = next;
+      result.mu = std::sin(next) / (sin_gamma * std::abs(slope));
+      result.parity = (slope < 0) == (order % 2 == 0) ? 1 : -1;
+      result.converged = true;
+      return result;
+    }
+    psi = next;
+  }
+  result.psi = psi;
+  result.mu = kNaN;
+  return result;
+}
+
+}  // namespace starlens::schwarzschild

@@ -1,0 +1,95 @@
+#include "point_magnification.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "lensmap/lensmap_camera.h"
+#include "spacetime/vector_ops.h"
+
+namespace starlens::produce {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+constexpr double kPi = 3.14159265358979323846;
+// Relative margin on the vertices' largest A, besides twice the triangle's spread of psi.
+constexpr double kBoundMargin = 1e-3;
+
+// Angle between q and the great-circle arc from a to b.
+double angle_to_arc(const Vec3& q, const Vec3& a, const Vec3& b) {
+  const Vec3 normal = vec::cross(a, b);
+  const double length = vec::norm(normal);
+  const double end = std::min(vec::angle_between(q, a), vec::angle_between(q, b));
+  if (!(length > 0)) return end;
+  const Vec3 n = vec::scaled(1 / length, normal);
+  const double height = vec::dot(q, n);
+  const Vec3 foot = vec::minus(q, vec::scaled(height, n));
+  // The foot lies on the arc when it is on a's side of b and b's side of a.
+  if (vec::dot(vec::cross(a, foot), n) >= 0 && vec::dot(vec::cross(foot, b), n) >= 0 &&
+      vec::dot(foot, vec::plus(a, b)) > 0)
+    return std::min(end, std::asin(std::min(1.0, std::abs(height))));
+  return end;
+}
+
+}  // namespace
+
+double angle_to_spherical_triangle(const Vec3& q, const Vec3& s0, const Vec3& s1, const Vec3& s2) {
+  const double orientation = vec::dot(s0, vec::cross(s1, s2));
+  const double e0 = vec::dot(q, vec::cross(s1, s2)), e1 = vec::dot(q, vec::cross(s2, s0)),
+               e2 = vec::dot(q, vec::cross(s0, s1));
+  const bool inside =
+      orientation > 0 ? (e0 >= 0 && e1 >= 0 && e2 >= 0) : (e0 <= 0 && e1 <= 0 && e2 <= 0);
+  if (inside && vec::dot(q, vec::plus(vec::plus(s0, s1), s2)) > 0) return 0;
+  return std::min({angle_to_arc(q, s0, s1), angle_to_arc(q, s1, s2), angle_to_arc(q, s2, s0)});
+}
+
+void add_point_magnification(LensMesh& mesh, const LensmapAttributes& attributes,
+                             const std::string& path) {
+  if (attributes.spacetime != "schwarzschild") return;
+  const Camera camera = lensmap_camera(attributes, path);
+  const Vec3 hole = lensmap_hole_direction(attributes, path);
+  auto lens = std::make_shared<const schwarzschild::PointLens>(attributes.r_obs, hole);
+  const auto vertices = static_cast<std::int64_t>(mesh.xy.size());
+  mesh.psi.assign(mesh.xy.size(), kNaN);
+  std::vector<double> azimuth(mesh.xy.size(), kNaN), a_factor(mesh.xy.size(), kNaN);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t v = 0; v < vertices; ++v) {
+    if (!std::isfinite(mesh.direction[v][0])) continue;
+    const double psi = lens->psi_of(camera.direction(mesh.xy[v][0], mesh.xy[v][1]));
+    if (!(psi > lens->critical_angle())) continue;
+    double slope = 0;
+    lens->series().azimuth_and_derivative(psi, azimuth[v], slope);
+    mesh.psi[v] = psi;
+    a_factor[v] = std::sin(psi) / std::abs(slope);
+  }
+  const auto triangles = static_cast<std::int64_t>(mesh.triangles.size());
+  mesh.order.assign(mesh.triangles.size(), 0);
+  mesh.max_point_mu.assign(mesh.triangles.size(), kInfinity);
+  const Vec3 behind = vec::scaled(-1, hole);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t t = 0; t < triangles; ++t) {
+    const auto& v = mesh.triangles[t];
+    double mean_azimuth = 0, largest_a = 0, low_psi = kInfinity, high_psi = -kInfinity;
+    bool usable = true;
+    for (const std::uint32_t k : v) {
+      usable = usable && std::isfinite(a_factor[k]);
+      mean_azimuth += azimuth[k] / 3;
+      largest_a = std::max(largest_a, a_factor[k]);
+      low_psi = std::min(low_psi, mesh.psi[k]);
+      high_psi = std::max(high_psi, mesh.psi[k]);
+    }
+    if (!usable) continue;  // a vertex at the shadow's edge: unbounded, order from the mean
+    mesh.order[t] =
+        static_cast<std::uint8_t>(std::clamp(std::floor(mean_azimuth / kPi), 0.0, 255.0));
+    const Vec3 &s0 = mesh.direction[v[0]], &s1 = mesh.direction[v[1]], &s2 = mesh.direction[v[2]];
+    const double nearest = std::min(angle_to_spherical_triangle(hole, s0, s1, s2),
+                                    angle_to_spherical_triangle(behind, s0, s1, s2));
+    const double sin_gamma = std::sin(std::min(nearest, kPi / 2));
+    if (sin_gamma > 0)
+      mesh.max_point_mu[t] = largest_a * (1 + kBoundMargin + 2 * (high_psi - low_psi)) / sin_gamma;
+  }
+  mesh.point_lens = std::move(lens);
+}
+
+}  // namespace starlens::produce
