@@ -38,6 +38,17 @@ static_assert(sizeof(Evaluation) == 12);
 // futile (the photon ring's band next to the shadow, where the map winds without bound).
 constexpr double kFutileMargin = 8;
 
+// Next to the shadow the map stretches radially without bound (the azimuth goes like
+// -log(psi - psi_c)), so a source triangle there is long however small its image: the source
+// size limit would refine it to the maximum depth and drop it, and with it the secondary and
+// photon-ring images. A triangle whose longest source edge is at least kRingStretch times its
+// longest image edge (angles on the camera's sky) may have source edges up to kRingSourceChord
+// instead (2 sin(15 deg): well inside the producer's largest source cap, and a twelfth of the
+// half-turn of azimuth that separates image orders); the tolerance criterion then decides, as
+// everywhere. Where the map is not that stretched, the source-size limit is as given.
+constexpr double kRingStretch = 16;
+constexpr double kRingSourceChord = 0.517638090205041524;  // 2 sin(15 degrees)
+
 class MeshRefiner {
  public:
   MeshRefiner(const Camera& camera, const Spacetime& spacetime, const MeshParameters& parameters,
@@ -71,6 +82,7 @@ class MeshRefiner {
   double image_solid_angle(std::int32_t t) const;
   double measure(std::int32_t t);
   void check_vertices(std::int32_t t, double image_solid_angle);
+  bool photon_ring_band(std::int32_t t, double longest_source_chord) const;
   void check_neighbours(std::int32_t t);
   void check_midpoints(std::int32_t t);
   void fail(std::int32_t t, DropReason reason, double futility = 0);
@@ -241,10 +253,29 @@ void MeshRefiner::check_vertices(std::int32_t t, double image_solid_angle) {
   }
   const double longest_chord = std::sqrt(longest_squared);
   if (longest_chord > max_source_chord_) {
-    const double shrink = std::pow(0.5, (parameters_.max_depth - triangle.depth) / 2.0);
-    return fail(t, DropReason::source_size, longest_chord * shrink / max_source_chord_);
+    const bool stretched = photon_ring_band(t, longest_chord);
+    if (!stretched || longest_chord > kRingSourceChord) {
+      // Futile when it could not pass even at the maximum depth: against the band's limit
+      // where the map is that stretched.
+      const double shrink = std::pow(0.5, (parameters_.max_depth - triangle.depth) / 2.0);
+      const double limit = stretched ? kRingSourceChord : max_source_chord_;
+      return fail(t, DropReason::source_size, longest_chord * shrink / limit);
+    }
   }
   evaluations_[t].verdict = Verdict::pending;  // passed; the midpoints decide
+}
+
+// Whether a triangle whose source edge exceeds the limit is as stretched as the band next to
+// the shadow (see kRingStretch), where source edges up to kRingSourceChord are allowed.
+bool MeshRefiner::photon_ring_band(std::int32_t t, double longest_source_chord) const {
+  const auto& v = mesh_.triangle(t).v;
+  const Vec3 d[3] = {camera_direction(v[0]), camera_direction(v[1]), camera_direction(v[2])};
+  double longest_squared = 0;
+  for (int k = 0; k < 3; ++k) {
+    const Vec3 edge = vec::minus(d[k], d[(k + 1) % 3]);
+    longest_squared = std::max(longest_squared, vec::dot(edge, edge));
+  }
+  return longest_source_chord >= kRingStretch * std::sqrt(longest_squared);
 }
 
 // The orientation criterion against the neighbours, for triangles that check_vertices did not
