@@ -423,6 +423,8 @@ RefinedMesh MeshRefiner::collect() {
   const auto& triangles = mesh_.triangles();
   const auto triangle_count = static_cast<std::int64_t>(triangles.size());
   std::array<std::int64_t, kDropReasonCount> dropped_area_total{};
+  std::array<std::array<std::int64_t, RefinedMesh::kOrders>, kDropReasonCount>
+      dropped_area_by_order_total{};
   std::int64_t shadow_area_total = 0;
 #pragma omp parallel
   {
@@ -432,6 +434,8 @@ RefinedMesh MeshRefiner::collect() {
     // Areas in units of a maximum-depth triangle's (2^-max_depth of a base triangle's): every
     // triangle at depth d is 2^(max_depth - d) of them, so the sums are exact integers.
     std::array<std::int64_t, kDropReasonCount> dropped_area{};
+    std::array<std::array<std::int64_t, RefinedMesh::kOrders>, kDropReasonCount> by_order{},
+        area_by_order{};
     std::int64_t shadow = 0, shadow_area = 0;
 #pragma omp for schedule(static) nowait
     for (std::int64_t t = 0; t < triangle_count; ++t) {
@@ -446,11 +450,24 @@ RefinedMesh MeshRefiner::collect() {
           ++shadow;
           shadow_area += std::int64_t{1} << (parameters_.max_depth - triangles[t].depth);
           break;
-        case Verdict::dropped:
-          ++dropped[static_cast<int>(e.reason)];
-          dropped_area[static_cast<int>(e.reason)] +=
-              std::int64_t{1} << (parameters_.max_depth - triangles[t].depth);
+        case Verdict::dropped: {
+          const int reason = static_cast<int>(e.reason);
+          const std::int64_t area = std::int64_t{1} << (parameters_.max_depth - triangles[t].depth);
+          ++dropped[reason];
+          dropped_area[reason] += area;
+          // The order of the image at the centroid (a captured centroid: the shadow's edge,
+          // counted with the highest orders).
+          const PixelPoint &a = mesh_.points()[triangles[t].v[0]],
+                           &b = mesh_.points()[triangles[t].v[1]],
+                           &c = mesh_.points()[triangles[t].v[2]];
+          const int order = spacetime_.image_order(
+              camera_.direction((a.x + b.x + c.x) / 3, (a.y + b.y + c.y) / 3));
+          const int slot =
+              order < 0 ? RefinedMesh::kOrders - 1 : std::min(order, RefinedMesh::kOrders - 1);
+          ++by_order[reason][slot];
+          area_by_order[reason][slot] += area;
           break;
+        }
         case Verdict::pending:
         case Verdict::split:
           break;  // impossible for a final leaf
@@ -463,6 +480,10 @@ RefinedMesh MeshRefiner::collect() {
       for (int r = 0; r < kDropReasonCount; ++r) {
         result.dropped[r] += dropped[r];
         dropped_area_total[r] += dropped_area[r];
+        for (int o = 0; o < RefinedMesh::kOrders; ++o) {
+          result.dropped_by_order[r][o] += by_order[r][o];
+          dropped_area_by_order_total[r][o] += area_by_order[r][o];
+        }
       }
       result.shadow_triangles += shadow;
       shadow_area_total += shadow_area;
@@ -471,8 +492,12 @@ RefinedMesh MeshRefiner::collect() {
   // A base triangle is half a step x step cell.
   const double unit_area =
       parameters_.step * parameters_.step / 2 / std::ldexp(1.0, parameters_.max_depth);
-  for (int r = 0; r < kDropReasonCount; ++r)
+  for (int r = 0; r < kDropReasonCount; ++r) {
     result.dropped_area[r] = static_cast<double>(dropped_area_total[r]) * unit_area;
+    for (int o = 0; o < RefinedMesh::kOrders; ++o)
+      result.dropped_area_by_order[r][o] =
+          static_cast<double>(dropped_area_by_order_total[r][o]) * unit_area;
+  }
   result.shadow_area = static_cast<double>(shadow_area_total) * unit_area;
   select_in_parallel(
       triangle_count, [&](std::int64_t t) { return evaluations_[t].verdict == Verdict::keep; },
