@@ -85,7 +85,7 @@ void AzimuthSeries::fit(double low, double high, int depth, double parent_error)
     fit(split, high, depth + 1, error);
     return;
   }
-  Series derivative;
+  Series derivative, curvature;
   if (error <= 1) {
     worst_check_error_ = std::max(worst_check_error_, error);
     derivative.reset(gsl_cheb_alloc(kOrder));
@@ -99,6 +99,8 @@ void AzimuthSeries::fit(double low, double high, int depth, double parent_error)
     }
     if (derivative_error <= kDerivativeTolerance) {
       worst_derivative_error_ = std::max(worst_derivative_error_, derivative_error);
+      curvature.reset(gsl_cheb_alloc(kOrder));
+      gsl_cheb_calc_deriv(curvature.get(), derivative.get());
     } else {
       derivative.reset();
       ++derivative_fallbacks_;
@@ -111,6 +113,7 @@ void AzimuthSeries::fit(double low, double high, int depth, double parent_error)
   piece_low_.push_back(low);
   pieces_.push_back(std::move(series));
   derivatives_.push_back(std::move(derivative));
+  curvatures_.push_back(std::move(curvature));
 }
 
 double AzimuthSeries::azimuth(double psi) const {
@@ -134,6 +137,25 @@ void AzimuthSeries::azimuth_and_derivative(double psi, double& azimuth, double& 
   }
   azimuth = escape_azimuth(r_obs_, psi);
   derivative = closed_form_derivative(r_obs_, psi);
+}
+
+AzimuthSeries::Local AzimuthSeries::local(double psi) const {
+  constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  if (psi < piece_low_.front())
+    return {escape_azimuth(r_obs_, psi), closed_form_derivative(r_obs_, psi), kNaN, 0};
+  const auto next = std::upper_bound(piece_low_.begin(), piece_low_.end(), psi);
+  const auto piece = static_cast<std::size_t>(next - piece_low_.begin()) - 1;
+  const auto& series = pieces_[piece];
+  const auto& slope = derivatives_[piece];
+  const auto& curvature = curvatures_[piece];
+  return {series ? gsl_cheb_eval(series.get(), psi) : escape_azimuth(r_obs_, psi),
+          slope ? gsl_cheb_eval(slope.get(), psi) : closed_form_derivative(r_obs_, psi),
+          curvature ? gsl_cheb_eval(curvature.get(), psi) : kNaN, piece};
+}
+
+double AzimuthSeries::slope_near(std::size_t piece, double psi) const {
+  const auto& slope = derivatives_[piece];
+  return slope ? gsl_cheb_eval(slope.get(), psi) : closed_form_derivative(r_obs_, psi);
 }
 
 double closed_form_derivative(double r_obs, double psi) {

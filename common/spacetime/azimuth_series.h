@@ -38,6 +38,17 @@ class AzimuthSeries {
   // the closed form and those whose derivative failed its check, a Richardson-extrapolated
   // central difference of the closed form (closed_form_derivative).
   void azimuth_and_derivative(double psi, double& azimuth, double& derivative) const;
+  // The azimuth and its first two derivatives at psi from one piece search, and the piece, for
+  // slope_near: curvature is NaN where the piece has no derivative series (the closed form's
+  // difference is used for the slope there).
+  struct Local {
+    double azimuth, slope, curvature;
+    std::size_t piece;
+  };
+  Local local(double psi) const;
+  // d(phi)/d(psi) at psi from the series of `piece` (psi near it: a series evaluated a little
+  // outside its interval stays accurate), or from the closed form where it has none.
+  double slope_near(std::size_t piece, double psi) const;
   // The worst relative disagreement of the series' derivatives with closed_form_derivative
   // over the pieces' check points (those that passed it).
   double worst_derivative_error() const { return worst_derivative_error_; }
@@ -61,6 +72,8 @@ class AzimuthSeries {
   std::vector<std::unique_ptr<gsl_cheb_series_struct, FreeSeries>> pieces_;
   // Per piece, the derivative of its series; null where closed_form_derivative is used.
   std::vector<std::unique_ptr<gsl_cheb_series_struct, FreeSeries>> derivatives_;
+  // And of the derivative's series (the azimuth's second derivative), where it has one.
+  std::vector<std::unique_ptr<gsl_cheb_series_struct, FreeSeries>> curvatures_;
   double worst_derivative_error_ = 0;
   std::size_t derivative_fallbacks_ = 0;
   double worst_check_error_ = 0;

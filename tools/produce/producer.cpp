@@ -173,7 +173,11 @@ class UnitWorker {
       const ImagePoint point = index.map(hit.triangle, hit.weights);
       double mu = index.mu(hit.triangle);
       const std::uint8_t order = index.image_order(hit.triangle);
-      if (lens) {
+      if (lens && index.max_mu_of(hit.triangle) < batch_min_mu_[hit.batch]) {
+        // Too faint at the triangle's bound of the point magnification: discarded with it as
+        // with the exact value, which the search would only find to be smaller.
+        mu = index.max_mu_of(hit.triangle);
+      } else if (lens) {
         // The exact image of the star of this order, from the interpolated one.
         const schwarzschild::PointImage image =
             lens->image(batch_points_[hit.batch], order, index.psi(hit.triangle, hit.weights));

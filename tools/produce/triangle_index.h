@@ -80,6 +80,8 @@ class TriangleIndex {
     return images_[triangle].psi(image_vertices_, weights);
   }
   std::uint8_t image_order(std::uint32_t triangle) const { return images_[triangle].order; }
+  // mu, or with a point lens the bound of the point magnification over the triangle.
+  double max_mu_of(std::uint32_t triangle) const { return images_[triangle].max_mu; }
   // The mesh's point lens (null unless Schwarzschild): images get its point magnification.
   const schwarzschild::PointLens* point_lens() const { return point_lens_.get(); }
   std::size_t triangle_count() const { return sources_.size(); }

@@ -43,11 +43,12 @@ constexpr double kFutileMargin = 8;
 // size limit would refine it to the maximum depth and drop it, and with it the secondary and
 // photon-ring images. A triangle whose longest source edge is at least kRingStretch times its
 // longest image edge (angles on the camera's sky) may have source edges up to kRingSourceChord
-// instead (2 sin(15 deg): well inside the producer's largest source cap, and a twelfth of the
-// half-turn of azimuth that separates image orders); the tolerance criterion then decides, as
-// everywhere. Where the map is not that stretched, the source-size limit is as given.
+// instead (2 sin(3.5 deg): such a triangle still fits the producer's 4-degree group caps,
+// which wider ones did not, each becoming a group of its own); the tolerance criterion then
+// decides, as everywhere. Where the map is not that stretched, the source-size limit is as
+// given.
 constexpr double kRingStretch = 16;
-constexpr double kRingSourceChord = 0.517638090205041524;  // 2 sin(15 degrees)
+constexpr double kRingSourceChord = 0.12209707906971375;  // 2 sin(3.5 degrees)
 
 class MeshRefiner {
  public:
