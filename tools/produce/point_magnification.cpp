@@ -16,11 +16,15 @@ constexpr double kPi = 3.14159265358979323846;
 // Relative margin on the vertices' largest A, besides twice the triangle's spread of psi.
 constexpr double kBoundMargin = 1e-3;
 
-// Angle between q and the great-circle arc from a to b.
-double angle_to_arc(const Vec3& q, const Vec3& a, const Vec3& b) {
+// Sine of the angle between q and the great-circle arc from a to b, or 1 where that angle is
+// 90 degrees or more (the sine is monotonic below): no inverse trigonometry.
+double sin_angle_to_arc(const Vec3& q, const Vec3& a, const Vec3& b) {
+  const auto to_point = [&](const Vec3& p) {
+    return vec::dot(q, p) > 0 ? vec::norm(vec::cross(q, p)) : 1.0;
+  };
+  const double end = std::min(to_point(a), to_point(b));
   const Vec3 normal = vec::cross(a, b);
   const double length = vec::norm(normal);
-  const double end = std::min(vec::angle_between(q, a), vec::angle_between(q, b));
   if (!(length > 0)) return end;
   const Vec3 n = vec::scaled(1 / length, normal);
   const double height = vec::dot(q, n);
@@ -28,20 +32,22 @@ double angle_to_arc(const Vec3& q, const Vec3& a, const Vec3& b) {
   // The foot lies on the arc when it is on a's side of b and b's side of a.
   if (vec::dot(vec::cross(a, foot), n) >= 0 && vec::dot(vec::cross(foot, b), n) >= 0 &&
       vec::dot(foot, vec::plus(a, b)) > 0)
-    return std::min(end, std::asin(std::min(1.0, std::abs(height))));
+    return std::min(end, std::min(1.0, std::abs(height)));
   return end;
 }
 
 }  // namespace
 
-double angle_to_spherical_triangle(const Vec3& q, const Vec3& s0, const Vec3& s1, const Vec3& s2) {
+double sin_angle_to_spherical_triangle(const Vec3& q, const Vec3& s0, const Vec3& s1,
+                                       const Vec3& s2) {
   const double orientation = vec::dot(s0, vec::cross(s1, s2));
   const double e0 = vec::dot(q, vec::cross(s1, s2)), e1 = vec::dot(q, vec::cross(s2, s0)),
                e2 = vec::dot(q, vec::cross(s0, s1));
   const bool inside =
       orientation > 0 ? (e0 >= 0 && e1 >= 0 && e2 >= 0) : (e0 <= 0 && e1 <= 0 && e2 <= 0);
   if (inside && vec::dot(q, vec::plus(vec::plus(s0, s1), s2)) > 0) return 0;
-  return std::min({angle_to_arc(q, s0, s1), angle_to_arc(q, s1, s2), angle_to_arc(q, s2, s0)});
+  return std::min(
+      {sin_angle_to_arc(q, s0, s1), sin_angle_to_arc(q, s1, s2), sin_angle_to_arc(q, s2, s0)});
 }
 
 void add_point_magnification(LensMesh& mesh, const LensmapAttributes& attributes,
@@ -83,9 +89,8 @@ void add_point_magnification(LensMesh& mesh, const LensmapAttributes& attributes
     mesh.order[t] =
         static_cast<std::uint8_t>(std::clamp(std::floor(mean_azimuth / kPi), 0.0, 255.0));
     const Vec3 &s0 = mesh.direction[v[0]], &s1 = mesh.direction[v[1]], &s2 = mesh.direction[v[2]];
-    const double nearest = std::min(angle_to_spherical_triangle(hole, s0, s1, s2),
-                                    angle_to_spherical_triangle(behind, s0, s1, s2));
-    const double sin_gamma = std::sin(std::min(nearest, kPi / 2));
+    const double sin_gamma = std::min(sin_angle_to_spherical_triangle(hole, s0, s1, s2),
+                                      sin_angle_to_spherical_triangle(behind, s0, s1, s2));
     if (sin_gamma > 0)
       mesh.max_point_mu[t] = largest_a * (1 + kBoundMargin + 2 * (high_psi - low_psi)) / sin_gamma;
   }

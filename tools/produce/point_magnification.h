@@ -28,7 +28,9 @@ namespace starlens::produce {
 void add_point_magnification(LensMesh& mesh, const LensmapAttributes& attributes,
                              const std::string& path);
 
-// Smallest angle between direction q and the spherical triangle (s0, s1, s2) (0 inside it).
-double angle_to_spherical_triangle(const Vec3& q, const Vec3& s0, const Vec3& s1, const Vec3& s2);
+// Sine of the smallest angle between direction q and the spherical triangle (s0, s1, s2): 0
+// inside it, 1 where the angle is 90 degrees or more.
+double sin_angle_to_spherical_triangle(const Vec3& q, const Vec3& s0, const Vec3& s1,
+                                       const Vec3& s2);
 
 }  // namespace starlens::produce
