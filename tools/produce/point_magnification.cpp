@@ -89,8 +89,17 @@ void add_point_magnification(LensMesh& mesh, const LensmapAttributes& attributes
     mesh.order[t] =
         static_cast<std::uint8_t>(std::clamp(std::floor(mean_azimuth / kPi), 0.0, 255.0));
     const Vec3 &s0 = mesh.direction[v[0]], &s1 = mesh.direction[v[1]], &s2 = mesh.direction[v[2]];
-    const double sin_gamma = std::min(sin_angle_to_spherical_triangle(hole, s0, s1, s2),
-                                      sin_angle_to_spherical_triangle(behind, s0, s1, s2));
+    // |s x h| is 1-Lipschitz in s: within the longest edge chord of its vertices' smallest
+    // value over the triangle, the cheap bound for all but the triangles near +-h.
+    const double vertex_sin =
+        std::min({vec::norm(vec::cross(s0, hole)), vec::norm(vec::cross(s1, hole)),
+                  vec::norm(vec::cross(s2, hole))});
+    const double chord = std::max({vec::norm(vec::minus(s0, s1)), vec::norm(vec::minus(s1, s2)),
+                                   vec::norm(vec::minus(s2, s0))});
+    const double sin_gamma = vertex_sin - chord >= 0.5 * vertex_sin
+                                 ? vertex_sin - chord
+                                 : std::min(sin_angle_to_spherical_triangle(hole, s0, s1, s2),
+                                            sin_angle_to_spherical_triangle(behind, s0, s1, s2));
     if (sin_gamma > 0)
       mesh.max_point_mu[t] = largest_a * (1 + kBoundMargin + 2 * (high_psi - low_psi)) / sin_gamma;
   }

@@ -10,9 +10,11 @@
 // the order changes) and a bound of the point magnification over it, which the triangle index
 // uses to skip stars too faint to be seen:
 //   mu = A(psi) / sin(gamma), A = sin(psi) / |phi'(psi)|,
-// so mu <= max_vertices(A) (1 + 1e-3 + 2 dpsi) / sin(gamma_min), where gamma_min is the
-// smallest angle between the triangle's source triangle and +-h (0 when it holds the point
-// behind or in front of the hole: an unbounded triangle) and dpsi the triangle's spread of psi
+// so mu <= max_vertices(A) (1 + 1e-3 + 2 dpsi) / sin(gamma_min), where sin(gamma_min) is the
+// smallest |s x h| over the source triangle (its vertices' smallest less the longest edge
+// chord, |s x h| being 1-Lipschitz, or where that is under half of it, the exact distance to
+// +-h; 0 when the triangle holds the point behind or in front of the hole: unbounded) and dpsi
+// the triangle's spread of psi
 // (A is smooth: its interior maximum exceeds its vertices' by less than that margin; the test
 // measures it). A star's image then has the point magnification of its exact image, found by
 // Newton's method from the interpolated psi.
