@@ -148,6 +148,24 @@ AzimuthSeries::Local AzimuthSeries::local(double psi) const {
   const auto& series = pieces_[piece];
   const auto& slope = derivatives_[piece];
   const auto& curvature = curvatures_[piece];
+  if (series && slope && curvature) {
+    // The three series of one piece share their interval: gsl_cheb_eval's Clenshaw
+    // recurrence for all three in one loop.
+    const gsl_cheb_series& f = *series;
+    const double y = (2 * psi - f.a - f.b) / (f.b - f.a), y2 = 2 * y;
+    const double *c0 = f.c, *c1 = slope->c, *c2 = curvature->c;
+    double d[3] = {0, 0, 0}, e[3] = {0, 0, 0};
+    for (std::size_t i = f.order; i >= 1; --i) {
+      const double coefficient[3] = {c0[i], c1[i], c2[i]};
+      for (int k = 0; k < 3; ++k) {
+        const double previous = d[k];
+        d[k] = y2 * d[k] - e[k] + coefficient[k];
+        e[k] = previous;
+      }
+    }
+    return {y * d[0] - e[0] + 0.5 * c0[0], y * d[1] - e[1] + 0.5 * c1[0],
+            y * d[2] - e[2] + 0.5 * c2[0], piece};
+  }
   return {series ? gsl_cheb_eval(series.get(), psi) : escape_azimuth(r_obs_, psi),
           slope ? gsl_cheb_eval(slope.get(), psi) : closed_form_derivative(r_obs_, psi),
           curvature ? gsl_cheb_eval(curvature.get(), psi) : kNaN, piece};
