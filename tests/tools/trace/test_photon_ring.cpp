@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
-#include <string>
+#include <sstream>
 
 #include "../../spacetime/orbit_reference.h"
 #include "mesh_fixture.h"
@@ -114,11 +114,10 @@ TEST_CASE("the mesh keeps the images of orders 1 and 2 next to the shadow") {
       ++lost[order][bin];
   }
   for (int o = 0; o < 4; ++o) {
-    std::string line =
-        "order " + std::to_string(o) + (o == 3 ? "+" : "") + " lost/points by distance:";
-    for (int b = 0; b < 5; ++b)
-      line += " " + std::to_string(lost[o][b]) + "/" + std::to_string(total[o][b]);
-    MESSAGE(line);
+    std::ostringstream line;
+    line << "order " << o << (o == 3 ? "+" : "") << " lost/points by distance:";
+    for (int b = 0; b < 5; ++b) line << " " << lost[o][b] << "/" << total[o][b];
+    MESSAGE(line.str());
   }
   MESSAGE("lost beyond 0.5 px within 0.2 px of a critical curve: " << at_critical_curve);
   // Order 1 beyond 0.5 px and order 2 beyond 1 px: none lost. Order 2 within 0.5-1 px: the
