@@ -33,6 +33,27 @@ class AzimuthSeries {
 
   // escape_azimuth(r_obs, psi) for an escaping ray.
   double azimuth(double psi) const;
+  // The azimuth and its derivative d(phi)/d(psi) together (one piece search): the derivative
+  // is the exact derivative of the piece's series (gsl_cheb_calc_deriv), or, on pieces left to
+  // the closed form and those whose derivative failed its check, a Richardson-extrapolated
+  // central difference of the closed form (closed_form_derivative).
+  void azimuth_and_derivative(double psi, double& azimuth, double& derivative) const;
+  // The azimuth and its first two derivatives at psi from one piece search, and the piece, for
+  // slope_near: curvature is NaN where the piece has no derivative series (the closed form's
+  // difference is used for the slope there).
+  struct Local {
+    double azimuth, slope, curvature;
+    std::size_t piece;
+  };
+  Local local(double psi) const;
+  // d(phi)/d(psi) at psi from the series of `piece` (psi near it: a series evaluated a little
+  // outside its interval stays accurate), or from the closed form where it has none.
+  double slope_near(std::size_t piece, double psi) const;
+  // The worst relative disagreement of the series' derivatives with closed_form_derivative
+  // over the pieces' check points (those that passed it).
+  double worst_derivative_error() const { return worst_derivative_error_; }
+  // Pieces whose derivative is the closed form's difference quotient.
+  std::size_t derivative_fallback_pieces() const { return derivative_fallbacks_; }
 
   std::size_t piece_count() const { return pieces_.size(); }
   // The worst disagreement with the closed form over all check points, in units of the
@@ -49,9 +70,22 @@ class AzimuthSeries {
   std::vector<double> piece_low_;  // ascending, for the search
   // Per piece, its series; null where the closed form is used.
   std::vector<std::unique_ptr<gsl_cheb_series_struct, FreeSeries>> pieces_;
+  // Per piece, the derivative of its series; null where closed_form_derivative is used.
+  std::vector<std::unique_ptr<gsl_cheb_series_struct, FreeSeries>> derivatives_;
+  // And of the derivative's series (the azimuth's second derivative), where it has one.
+  std::vector<std::unique_ptr<gsl_cheb_series_struct, FreeSeries>> curvatures_;
+  double worst_derivative_error_ = 0;
+  std::size_t derivative_fallbacks_ = 0;
   double worst_check_error_ = 0;
   double closed_form_width_ = 0;
   int fits_ = 0;
 };
+
+// d(escape_azimuth)/d(psi) from the closed form alone: the sixth-order central difference
+// (45 (f1 - f-1) - 9 (f2 - f-2) + (f3 - f-3)) / 60h with h a fiftieth of the distance x to the
+// critical angle (the azimuth's scale there: -log x), at most 1e-3, and the sixth-order
+// backward difference next to pi; relative error ~5 (h/x)^6 ~ 3e-10 from truncation, plus the
+// closed form's rounding over h (~1e-17 / x relative near the critical angle).
+double closed_form_derivative(double r_obs, double psi);
 
 }  // namespace starlens::schwarzschild

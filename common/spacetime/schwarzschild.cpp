@@ -31,6 +31,17 @@ SchwarzschildSpacetime::SchwarzschildSpacetime(const Observer& observer, RayAzim
     azimuth_ = std::make_unique<const schwarzschild::AzimuthSeries>(r_obs_);
 }
 
+int SchwarzschildSpacetime::image_order(const Vec3& camera_direction) const {
+  const double sin_psi = vec::norm(vec::cross(camera_direction, hole_));
+  const double cos_psi = vec::dot(camera_direction, hole_);
+  if (schwarzschild::is_captured_from_vectors(r_obs_, sin_psi, cos_psi)) return -1;
+  const double azimuth = azimuth_
+                             ? azimuth_->azimuth(std::atan2(sin_psi, cos_psi))
+                             : schwarzschild::escape_azimuth_from_vectors(r_obs_, sin_psi, cos_psi);
+  if (!std::isfinite(azimuth)) return -1;
+  return static_cast<int>(std::floor(azimuth / 3.14159265358979323846));
+}
+
 TracedRay SchwarzschildSpacetime::trace(const Vec3& camera_direction) const {
   // psi through its sine and cosine from the vectors; the series takes psi itself.
   const Vec3 normal = vec::cross(camera_direction, hole_);

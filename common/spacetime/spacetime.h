@@ -41,6 +41,12 @@ class Spacetime {
   virtual std::string name() const = 0;
   // Thread-safe: called concurrently for many rays.
   virtual TracedRay trace(const Vec3& camera_direction) const = 0;
+  // The order of the image a camera ray sees (0 the primary; in Schwarzschild the number of
+  // half-turns of azimuth, floor(phi / pi): 1 the secondary, 2 and more the photon ring), or
+  // -1 where the ray does not escape. For the manifests' counts by order.
+  virtual int image_order(const Vec3& camera_direction) const {
+    return trace(camera_direction).status == RayStatus::escaped ? 0 : -1;
+  }
 };
 
 // The names accepted by make_spacetime (for --spacetime and messages).

@@ -4,10 +4,12 @@
 // lensmap.h5 by lens_mesh_input.h; plain data so tests can build meshes directly.
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "sky/frames.h"
+#include "spacetime/schwarzschild_point_lens.h"
 
 namespace starlens::produce {
 
@@ -29,6 +31,15 @@ struct LensMesh {
   std::vector<std::array<std::uint32_t, 3>> triangles;
   std::vector<double> mu;
   std::vector<std::int8_t> parity;
+
+  // The exact point magnification of each image (point_magnification.h), for a Schwarzschild
+  // map; null otherwise (then an image has its triangle's mu). With it, per vertex its ray's
+  // angle psi from the hole (NaN unless escaped), and per triangle its image order and an
+  // upper bound of the point magnification over it.
+  std::shared_ptr<const schwarzschild::PointLens> point_lens;
+  std::vector<double> psi;
+  std::vector<std::uint8_t> order;
+  std::vector<double> max_point_mu;
 
   std::size_t triangle_count() const { return triangles.size(); }
 };

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/errors.h"
+#include "point_magnification.h"
 
 namespace starlens::produce {
 namespace {
@@ -58,6 +59,7 @@ LensMesh load_lens_mesh(const LensmapReader& reader, const std::string& path,
       mesh.parity.push_back(t.parity);
     }
   }
+  add_point_magnification(mesh, attributes, path);
   return mesh;
 }
 

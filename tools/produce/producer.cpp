@@ -163,13 +163,32 @@ class UnitWorker {
         slot, batch_points_.data(), batch_min_mu_.data(), batch_stars_.size(), scratch_,
         [&](std::uint32_t b, std::uint32_t triangle, const Barycentric& weights) {
           index.prefetch_image(triangle);
-          batch_hits_.push_back({batch_stars_[b], triangle, weights});
+          batch_hits_.push_back({b, triangle, weights});
         });
     for (const BatchHit& hit : batch_hits_) index.prefetch_image_vertices(hit.triangle);
+    const schwarzschild::PointLens* lens = index.point_lens();
+    ProducerCounts& counts = output_.counts;
     for (const BatchHit& hit : batch_hits_) {
-      hits_.push_back({hit.star, index.mesh_triangle(hit.triangle),
-                       index.map(hit.triangle, hit.weights), index.mu(hit.triangle)});
-      imaged_[hit.star] = 1;
+      const std::uint32_t star = batch_stars_[hit.batch];
+      const ImagePoint point = index.map(hit.triangle, hit.weights);
+      double mu = index.mu(hit.triangle);
+      const std::uint8_t order = index.image_order(hit.triangle);
+      if (lens && index.max_mu_of(hit.triangle) < batch_min_mu_[hit.batch]) {
+        // Too faint at the triangle's bound of the point magnification: discarded with it as
+        // with the exact value, which the search would only find to be smaller.
+        mu = index.max_mu_of(hit.triangle);
+      } else if (lens) {
+        // The exact image of the star of this order, from the interpolated one.
+        const schwarzschild::PointImage image =
+            lens->image(batch_points_[hit.batch], order, index.psi(hit.triangle, hit.weights));
+        if (image.converged && std::isfinite(image.mu))
+          mu = image.mu;
+        else
+          ++counts.images_triangle_mu;
+      }
+      ++counts.images_by_order[std::min<int>(order, 3)];
+      hits_.push_back({star, index.mesh_triangle(hit.triangle), point, mu});
+      imaged_[star] = 1;
     }
     batch_stars_.clear();
     batch_points_.clear();
@@ -223,7 +242,7 @@ class UnitWorker {
   bool chunk_closed_ = false;
   std::uint64_t unit_events_ = 0;
   struct BatchHit {
-    std::uint32_t star;
+    std::uint32_t batch;  // the star's place in the batch
     std::uint32_t triangle;
     Barycentric weights;
   };

@@ -10,6 +10,12 @@ struct ProducerCounts {
   std::uint64_t stars_too_faint = 0;       // no image of theirs could reach min-Y: not mapped
   std::uint64_t stars_imaged = 0;          // with at least one image
   std::uint64_t images = 0;                // star-triangle hits
+  // Images by order (0 primary, 1 secondary, 2, 3 and more: the photon ring); all order 0
+  // without a point lens.
+  std::uint64_t images_by_order[4] = {0, 0, 0, 0};
+  // Images of a point-lens map given their triangle's mu because Newton's search for the exact
+  // image did not settle (point_magnification.h).
+  std::uint64_t images_triangle_mu = 0;
   std::uint64_t events_by_class[4] = {0, 0, 0, 0};  // by EventClass; [discarded] never written
   std::uint64_t direct_bounded = 0;                 // direct supports cut at --psf-max-radius
   std::uint64_t triangles_with_events = 0;
@@ -23,6 +29,8 @@ struct ProducerCounts {
     stars_too_faint += other.stars_too_faint;
     stars_imaged += other.stars_imaged;
     images += other.images;
+    for (int o = 0; o < 4; ++o) images_by_order[o] += other.images_by_order[o];
+    images_triangle_mu += other.images_triangle_mu;
     for (int c = 0; c < 4; ++c) events_by_class[c] += other.events_by_class[c];
     direct_bounded += other.direct_bounded;
   }

@@ -30,11 +30,54 @@ SourceCap cap_of(const LensMesh& mesh, const std::vector<std::uint32_t>& triangl
   return {centre, 2 * std::asin(std::min(1.0, 0.5 * longest))};
 }
 
+// Image quadrants this many levels below a tile (4 px for 64 px tiles) that still hold a cap
+// too wide are split on the sky instead: in the photon ring's band next to the shadow,
+// neighbouring image triangles see sources far apart (the sky winds round there), and image
+// quadrants would part them down to single triangles, each a group of its own.
+constexpr int kImageSplitDepth = 4;
+
 // Quadtree splitting in the image plane until the cap is small enough.
 struct Splitter {
   const LensMesh& mesh;
   const std::vector<std::array<double, 2>>& centroids;
   double max_radius;
+
+  // Halves at the median of the source centroids' coordinate of widest spread (a k-d split on
+  // the sky), until the cap is small enough.
+  void split_on_sky(std::vector<std::uint32_t> triangles, int depth,
+                    std::vector<TriangleGroup>& out) const {
+    if (triangles.empty()) return;
+    const SourceCap cap = cap_of(mesh, triangles);
+    if (triangles.size() == 1 || cap.radius <= max_radius) {
+      out.push_back({std::move(triangles), cap});
+      return;
+    }
+    const auto centre = [&](std::uint32_t t, int axis) {
+      const auto& v = mesh.triangles[t];
+      return mesh.direction[v[0]][axis] + mesh.direction[v[1]][axis] + mesh.direction[v[2]][axis];
+    };
+    int widest = 0;
+    double widest_range = -1;
+    for (int axis = 0; axis < 3; ++axis) {
+      double low = 1e300, high = -1e300;
+      for (const std::uint32_t t : triangles) {
+        const double c = centre(t, axis);
+        low = std::min(low, c), high = std::max(high, c);
+      }
+      if (high - low > widest_range) widest = axis, widest_range = high - low;
+    }
+    const auto middle = triangles.begin() + static_cast<std::ptrdiff_t>(triangles.size() / 2);
+    // Ties broken by number, so the groups do not depend on the sort's implementation.
+    std::nth_element(triangles.begin(), middle, triangles.end(),
+                     [&](std::uint32_t a, std::uint32_t b) {
+                       const double ca = centre(a, widest), cb = centre(b, widest);
+                       return ca < cb || (ca == cb && a < b);
+                     });
+    std::vector<std::uint32_t> second(middle, triangles.end());
+    triangles.erase(middle, triangles.end());
+    split_on_sky(std::move(triangles), depth + 1, out);
+    split_on_sky(std::move(second), depth + 1, out);
+  }
 
   void split(std::vector<std::uint32_t> triangles, double x0, double y0, double x1, double y1,
              int depth, std::vector<TriangleGroup>& out) const {
@@ -52,6 +95,7 @@ struct Splitter {
       split(std::move(second), x0, y0, x1, y1, depth, out);
       return;
     }
+    if (depth >= kImageSplitDepth) return split_on_sky(std::move(triangles), depth, out);
     const double xm = 0.5 * (x0 + x1);
     const double ym = 0.5 * (y0 + y1);
     std::vector<std::uint32_t> quadrant[4];

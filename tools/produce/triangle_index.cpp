@@ -47,6 +47,13 @@ float float_above(double x) {
   return f;
 }
 
+// A triangle's image side: its mu, or with a point lens its bound of the point magnification
+// (what the visibility bounds of groups and cells take) and its image order.
+ImageTriangle image_triangle(const LensMesh& mesh, std::size_t t) {
+  if (!mesh.point_lens) return {mesh.triangles[t], mesh.mu[t], mesh.mu[t], 0};
+  return {mesh.triangles[t], mesh.mu[t], mesh.max_point_mu[t], mesh.order[t]};
+}
+
 }  // namespace
 
 // One cell's grid, built on its own (cells are built in parallel) and then appended.
@@ -62,7 +69,7 @@ struct TriangleIndex::CellBuild {
 
 TriangleIndex::TriangleIndex(const LensMesh& mesh, int catalogue_order,
                              const IndexSettings& settings)
-    : order_(catalogue_order) {
+    : order_(catalogue_order), point_lens_(mesh.point_lens) {
   auto phase_start = std::chrono::steady_clock::now();
   const auto end_phase = [&](const char* phase) {
     statistics_.build_seconds.add(phase, seconds_since(phase_start));
@@ -73,7 +80,7 @@ TriangleIndex::TriangleIndex(const LensMesh& mesh, int catalogue_order,
   image_vertices_.resize(mesh.xy.size());
   for (std::size_t v = 0; v < mesh.xy.size(); ++v)
     image_vertices_[v] = {weights[v] * mesh.xy[v][0], weights[v] * mesh.xy[v][1], weights[v],
-                          mesh.g[v]};
+                          mesh.g[v], mesh.point_lens ? weights[v] * mesh.psi[v] : 0.0};
   sources_.resize(count);
   images_.resize(count);
   std::vector<std::uint8_t> usable(count, 0);
@@ -82,7 +89,7 @@ TriangleIndex::TriangleIndex(const LensMesh& mesh, int catalogue_order,
     const auto& v = mesh.triangles[t];
     sources_[t] =
         SourceTriangle({mesh.direction[v[0]], mesh.direction[v[1]], mesh.direction[v[2]]}, v);
-    images_[t] = {v, mesh.mu[t]};
+    images_[t] = image_triangle(mesh, t);
     usable[t] = sources_[t].valid();
   }
   statistics_.triangles_degenerate =
@@ -105,7 +112,7 @@ TriangleIndex::TriangleIndex(const LensMesh& mesh, int catalogue_order,
 #pragma omp parallel for schedule(dynamic, 64)
   for (std::size_t g = 0; g < groups.size(); ++g)
     for (const std::uint32_t t : groups[g].triangles) {
-      group_bounds[g][0] = std::max(group_bounds[g][0], images_[t].mu);
+      group_bounds[g][0] = std::max(group_bounds[g][0], images_[t].max_mu);
       for (const std::uint32_t v : images_[t].vertex)
         group_bounds[g][1] = std::max(group_bounds[g][1], mesh.g[v]);
     }
@@ -233,7 +240,7 @@ void TriangleIndex::number_by_group(const LensMesh& mesh,
     const auto& v = mesh.triangles[t];
     sources_[i] =
         SourceTriangle({mesh.direction[v[0]], mesh.direction[v[1]], mesh.direction[v[2]]}, v);
-    images_[i] = {v, mesh.mu[t]};
+    images_[i] = image_triangle(mesh, t);
   }
   groups_.renumber(new_number);
 }

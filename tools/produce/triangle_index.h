@@ -59,8 +59,9 @@ class TriangleIndex {
   // Position of `cell` in cells(), or kNoSlot.
   std::size_t slot_of(std::uint64_t cell) const;
 
-  // Bounds on what any image of a star of the cell at `slot` can have: the largest mu and g of
-  // the triangles its grid holds (a star with no visible image at those is skipped).
+  // Bounds on what any image of a star of the cell at `slot` can have: the largest mu (with a
+  // point lens, the largest bound of the point magnification) and g of the triangles its grid
+  // holds (a star with no visible image at those is skipped).
   double max_mu(std::size_t slot) const { return grids_[slot].max_mu; }
   double max_g(std::size_t slot) const { return grids_[slot].max_g; }
 
@@ -74,6 +75,15 @@ class TriangleIndex {
     return images_[triangle].map(image_vertices_, weights);
   }
   double mu(std::uint32_t triangle) const { return images_[triangle].mu; }
+  // The vertices' angles from the hole interpolated to the star (point lens only).
+  double psi(std::uint32_t triangle, const Barycentric& weights) const {
+    return images_[triangle].psi(image_vertices_, weights);
+  }
+  std::uint8_t image_order(std::uint32_t triangle) const { return images_[triangle].order; }
+  // mu, or with a point lens the bound of the point magnification over the triangle.
+  double max_mu_of(std::uint32_t triangle) const { return images_[triangle].max_mu; }
+  // The mesh's point lens (null unless Schwarzschild): images get its point magnification.
+  const schwarzschild::PointLens* point_lens() const { return point_lens_.get(); }
   std::size_t triangle_count() const { return sources_.size(); }
   const IndexStatistics& statistics() const { return statistics_; }
 
@@ -280,6 +290,7 @@ class TriangleIndex {
                        const std::vector<std::array<double, 2>>& group_bounds) const;
 
   int order_;
+  std::shared_ptr<const schwarzschild::PointLens> point_lens_;
   std::vector<SourceTriangle> sources_;
   std::vector<ImageTriangle> images_;
   std::vector<ImageVertex> image_vertices_;

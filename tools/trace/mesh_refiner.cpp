@@ -39,6 +39,18 @@ static_assert(sizeof(Evaluation) == 12);
 // futile (the photon ring's band next to the shadow, where the map winds without bound).
 constexpr double kFutileMargin = 8;
 
+// Next to the shadow the map stretches radially without bound (the azimuth goes like
+// -log(psi - psi_c)), so a source triangle there is long however small its image: the source
+// size limit would refine it to the maximum depth and drop it, and with it the secondary and
+// photon-ring images. A triangle whose longest source edge is at least kRingStretch times its
+// longest image edge (angles on the camera's sky) may have source edges up to kRingSourceChord
+// instead (2 sin(3.5 deg): such a triangle still fits the producer's 4-degree group caps,
+// which wider ones did not, each becoming a group of its own); the tolerance criterion then
+// decides, as everywhere. Where the map is not that stretched, the source-size limit is as
+// given.
+constexpr double kRingStretch = 16;
+constexpr double kRingSourceChord = 0.12209707906971375;  // 2 sin(3.5 degrees)
+
 class MeshRefiner {
  public:
   MeshRefiner(const Camera& camera, const Spacetime& spacetime, const MeshParameters& parameters,
@@ -73,6 +85,7 @@ class MeshRefiner {
   double image_solid_angle(std::int32_t t) const;
   double measure(std::int32_t t);
   void check_vertices(std::int32_t t, double image_solid_angle);
+  bool photon_ring_band(std::int32_t t, double longest_source_chord) const;
   void check_neighbours(std::int32_t t);
   void check_midpoints(std::int32_t t);
   void fail(std::int32_t t, DropReason reason, double futility = 0);
@@ -243,10 +256,29 @@ void MeshRefiner::check_vertices(std::int32_t t, double image_solid_angle) {
   }
   const double longest_chord = std::sqrt(longest_squared);
   if (longest_chord > max_source_chord_) {
-    const double shrink = std::pow(0.5, (parameters_.max_depth - triangle.depth) / 2.0);
-    return fail(t, DropReason::source_size, longest_chord * shrink / max_source_chord_);
+    const bool stretched = photon_ring_band(t, longest_chord);
+    if (!stretched || longest_chord > kRingSourceChord) {
+      // Futile when it could not pass even at the maximum depth: against the band's limit
+      // where the map is that stretched.
+      const double shrink = std::pow(0.5, (parameters_.max_depth - triangle.depth) / 2.0);
+      const double limit = stretched ? kRingSourceChord : max_source_chord_;
+      return fail(t, DropReason::source_size, longest_chord * shrink / limit);
+    }
   }
   evaluations_[t].verdict = Verdict::pending;  // passed; the midpoints decide
+}
+
+// Whether a triangle whose source edge exceeds the limit is as stretched as the band next to
+// the shadow (see kRingStretch), where source edges up to kRingSourceChord are allowed.
+bool MeshRefiner::photon_ring_band(std::int32_t t, double longest_source_chord) const {
+  const auto& v = mesh_.triangle(t).v;
+  const Vec3 d[3] = {camera_direction(v[0]), camera_direction(v[1]), camera_direction(v[2])};
+  double longest_squared = 0;
+  for (int k = 0; k < 3; ++k) {
+    const Vec3 edge = vec::minus(d[k], d[(k + 1) % 3]);
+    longest_squared = std::max(longest_squared, vec::dot(edge, edge));
+  }
+  return longest_source_chord >= kRingStretch * std::sqrt(longest_squared);
 }
 
 // The orientation criterion against the neighbours, for triangles that check_vertices did not
@@ -394,6 +426,8 @@ RefinedMesh MeshRefiner::collect() {
   const auto& triangles = mesh_.triangles();
   const auto triangle_count = static_cast<std::int64_t>(triangles.size());
   std::array<std::int64_t, kDropReasonCount> dropped_area_total{};
+  std::array<std::array<std::int64_t, RefinedMesh::kOrders>, kDropReasonCount>
+      dropped_area_by_order_total{};
   std::int64_t shadow_area_total = 0;
 #pragma omp parallel
   {
@@ -403,6 +437,8 @@ RefinedMesh MeshRefiner::collect() {
     // Areas in units of a maximum-depth triangle's (2^-max_depth of a base triangle's): every
     // triangle at depth d is 2^(max_depth - d) of them, so the sums are exact integers.
     std::array<std::int64_t, kDropReasonCount> dropped_area{};
+    std::array<std::array<std::int64_t, RefinedMesh::kOrders>, kDropReasonCount> by_order{},
+        area_by_order{};
     std::int64_t shadow = 0, shadow_area = 0;
 #pragma omp for schedule(static) nowait
     for (std::int64_t t = 0; t < triangle_count; ++t) {
@@ -417,11 +453,24 @@ RefinedMesh MeshRefiner::collect() {
           ++shadow;
           shadow_area += std::int64_t{1} << (parameters_.max_depth - triangles[t].depth);
           break;
-        case Verdict::dropped:
-          ++dropped[static_cast<int>(e.reason)];
-          dropped_area[static_cast<int>(e.reason)] +=
-              std::int64_t{1} << (parameters_.max_depth - triangles[t].depth);
+        case Verdict::dropped: {
+          const int reason = static_cast<int>(e.reason);
+          const std::int64_t area = std::int64_t{1} << (parameters_.max_depth - triangles[t].depth);
+          ++dropped[reason];
+          dropped_area[reason] += area;
+          // The order of the image at the centroid (a captured centroid: the shadow's edge,
+          // counted with the highest orders).
+          const PixelPoint &a = mesh_.points()[triangles[t].v[0]],
+                           &b = mesh_.points()[triangles[t].v[1]],
+                           &c = mesh_.points()[triangles[t].v[2]];
+          const int order = spacetime_.image_order(
+              camera_.direction((a.x + b.x + c.x) / 3, (a.y + b.y + c.y) / 3));
+          const int slot =
+              order < 0 ? RefinedMesh::kOrders - 1 : std::min(order, RefinedMesh::kOrders - 1);
+          ++by_order[reason][slot];
+          area_by_order[reason][slot] += area;
           break;
+        }
         case Verdict::pending:
         case Verdict::split:
           break;  // impossible for a final leaf
@@ -434,6 +483,10 @@ RefinedMesh MeshRefiner::collect() {
       for (int r = 0; r < kDropReasonCount; ++r) {
         result.dropped[r] += dropped[r];
         dropped_area_total[r] += dropped_area[r];
+        for (int o = 0; o < RefinedMesh::kOrders; ++o) {
+          result.dropped_by_order[r][o] += by_order[r][o];
+          dropped_area_by_order_total[r][o] += area_by_order[r][o];
+        }
       }
       result.shadow_triangles += shadow;
       shadow_area_total += shadow_area;
@@ -442,8 +495,12 @@ RefinedMesh MeshRefiner::collect() {
   // A base triangle is half a step x step cell.
   const double unit_area =
       parameters_.step * parameters_.step / 2 / std::ldexp(1.0, parameters_.max_depth);
-  for (int r = 0; r < kDropReasonCount; ++r)
+  for (int r = 0; r < kDropReasonCount; ++r) {
     result.dropped_area[r] = static_cast<double>(dropped_area_total[r]) * unit_area;
+    for (int o = 0; o < RefinedMesh::kOrders; ++o)
+      result.dropped_area_by_order[r][o] =
+          static_cast<double>(dropped_area_by_order_total[r][o]) * unit_area;
+  }
   result.shadow_area = static_cast<double>(shadow_area_total) * unit_area;
   select_in_parallel(
       triangle_count, [&](std::int64_t t) { return evaluations_[t].verdict == Verdict::keep; },

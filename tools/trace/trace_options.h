@@ -24,7 +24,7 @@ struct TraceOptions {
   std::string projection = "pinhole";
   std::string ray_azimuth = "series";
   double mesh_step = 4, mesh_tol = 0.01, mesh_max_source = 1;
-  int mesh_max_depth = 10;
+  int mesh_max_depth = 12;
   std::string output;
   CommonOptions common;
 };

@@ -80,6 +80,9 @@ void record_counts(Manifest& manifest, const RefinedMesh& mesh) {
   for (int r = 0; r < kDropReasonCount; ++r) {
     c["dropped"][drop_reason_name(static_cast<DropReason>(r))] = mesh.dropped[r];
     c["dropped_area_px2"][drop_reason_name(static_cast<DropReason>(r))] = mesh.dropped_area[r];
+    c["dropped_by_order"][drop_reason_name(static_cast<DropReason>(r))] = mesh.dropped_by_order[r];
+    c["dropped_area_px2_by_order"][drop_reason_name(static_cast<DropReason>(r))] =
+        mesh.dropped_area_by_order[r];
   }
   c["shadow_area_px2"] = mesh.shadow_area;
   c["kept_triangles_by_depth"] = mesh.kept_by_depth;

@@ -23,7 +23,7 @@ assert m["tool"] == "starlens-trace"
 assert c["vertices"] > 0 and c["triangles"] > 0 and c["shadow_triangles"] > 0, c
 assert set(c["dropped"]) == {"failed", "status", "orientation", "tolerance", "source_size", "degenerate"}, c
 assert sum(c["kept_triangles_by_depth"]) == c["triangles"], c
-assert p["r_obs"] == 10 and p["fov_deg"] == 90 and p["mesh_step"] == 4 and p["mesh_max_depth"] == 10, p
+assert p["r_obs"] == 10 and p["fov_deg"] == 90 and p["mesh_step"] == 4 and p["mesh_max_depth"] == 12, p
 assert p["bh_frame"] == "galactic" and abs(p["bh_ra_deg"] - 266.405) < 1e-3, p
 for phase in ("trace_and_refine", "write"):
     assert phase in m["timings_s"], phase

@@ -1,0 +1,63 @@
+#pragma once
+// The exact point magnification of a star's image in Schwarzschild spacetime (DESIGN section
+// 3), for a static observer at r_obs > 3 who sees the hole in direction h.
+//
+// The map is axisymmetric about h: a camera ray at angle psi from h sweeps the azimuth
+// phi(psi) (azimuth_series.h) and arrives from the source direction s = -cos(phi) h +
+// sin(phi) e in the plane of the ray and h. An image of order n (phi in [n pi, (n+1) pi): 0
+// the primary, 1 the secondary inside the Einstein ring, 2 and more the photon ring) of a star
+// at angle gamma from -h (cos(gamma) = -s.h) therefore lies where phi(psi) = n pi + gamma (n
+// even) or (n+1) pi - gamma (n odd), and its magnification is the ratio of solid angles
+//   mu = sin(psi) / (sin(gamma) |d phi / d psi|),
+// with parity (-1)^n (phi decreases with psi). Given an approximate psi (the lens map's
+// interpolated image), Newton's method on phi finds the image's psi; sin(gamma) = |s x h| is
+// the star's own, so the result is the point value at the star's exact image, not an average
+// over a triangle of the map.
+#include <cstdint>
+
+#include "sky/frames.h"
+#include "spacetime/azimuth_series.h"
+
+namespace starlens::schwarzschild {
+
+struct PointImage {
+  double psi = 0;  // the image's angle from the hole, rad
+  double mu = 0;   // > 0; infinite for a star exactly behind or in front of the hole
+  int parity = 0;  // +1, or -1 where lensing mirrors the image
+  bool converged = false;
+};
+
+class PointLens {
+ public:
+  // Estimated relative error of mu at which Newton's iteration stops.
+  static constexpr double kMagnificationTolerance = 1e-11;
+  static constexpr int kMaxIterations = 12;
+
+  // Requires r_obs > 3 and a unit hole direction; fits the run's azimuth series (~2 ms).
+  PointLens(double r_obs, const Vec3& hole_direction);
+
+  double r_obs() const { return r_obs_; }
+  const Vec3& hole() const { return hole_; }
+  double critical_angle() const { return critical_; }
+  const AzimuthSeries& series() const { return series_; }
+
+  // psi of a camera ray direction (unit vector).
+  double psi_of(const Vec3& camera_direction) const;
+  // The order n of the image at psi (floor(phi / pi)), for an escaping ray.
+  int order_at(double psi) const;
+  // The magnification at the camera ray psi whose source direction is `source` (a traced ray
+  // and its source): sin(psi) / (|source x h| |phi'(psi)|).
+  double magnification_at(double psi, const Vec3& source) const;
+  // The image of order `order` of the star in direction `source` (unit vector), from the
+  // starting angle psi_guess. converged is false (and mu NaN) when Newton's iteration leaves
+  // the escaping rays or does not settle.
+  PointImage image(const Vec3& source, int order, double psi_guess) const;
+
+ private:
+  double r_obs_;
+  Vec3 hole_;
+  double critical_;
+  AzimuthSeries series_;
+};
+
+}  // namespace starlens::schwarzschild

@@ -1,0 +1,109 @@
+#include "point_magnification.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+#include "lensmap/lensmap_camera.h"
+#include "spacetime/vector_ops.h"
+
+namespace starlens::produce {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+// Relative margin on the vertices' largest A, besides twice the triangle's spread of psi.
+constexpr double kBoundMargin = 1e-3;
+
+// Sine of the angle between q and the great-circle arc from a to b, or 1 where that angle is
+// 90 degrees or more (the sine is monotonic below): no inverse trigonometry.
+double sin_angle_to_arc(const Vec3& q, const Vec3& a, const Vec3& b) {
+  const auto to_point = [&](const Vec3& p) {
+    return vec::dot(q, p) > 0 ? vec::norm(vec::cross(q, p)) : 1.0;
+  };
+  const double end = std::min(to_point(a), to_point(b));
+  const Vec3 normal = vec::cross(a, b);
+  const double length = vec::norm(normal);
+  if (!(length > 0)) return end;
+  const Vec3 n = vec::scaled(1 / length, normal);
+  const double height = vec::dot(q, n);
+  const Vec3 foot = vec::minus(q, vec::scaled(height, n));
+  // The foot lies on the arc when it is on a's side of b and b's side of a.
+  if (vec::dot(vec::cross(a, foot), n) >= 0 && vec::dot(vec::cross(foot, b), n) >= 0 &&
+      vec::dot(foot, vec::plus(a, b)) > 0)
+    return std::min(end, std::min(1.0, std::abs(height)));
+  return end;
+}
+
+}  // namespace
+
+double sin_angle_to_spherical_triangle(const Vec3& q, const Vec3& s0, const Vec3& s1,
+                                       const Vec3& s2) {
+  const double orientation = vec::dot(s0, vec::cross(s1, s2));
+  const double e0 = vec::dot(q, vec::cross(s1, s2)), e1 = vec::dot(q, vec::cross(s2, s0)),
+               e2 = vec::dot(q, vec::cross(s0, s1));
+  const bool inside =
+      orientation > 0 ? (e0 >= 0 && e1 >= 0 && e2 >= 0) : (e0 <= 0 && e1 <= 0 && e2 <= 0);
+  if (inside && vec::dot(q, vec::plus(vec::plus(s0, s1), s2)) > 0) return 0;
+  return std::min(
+      {sin_angle_to_arc(q, s0, s1), sin_angle_to_arc(q, s1, s2), sin_angle_to_arc(q, s2, s0)});
+}
+
+void add_point_magnification(LensMesh& mesh, const LensmapAttributes& attributes,
+                             const std::string& path) {
+  if (attributes.spacetime != "schwarzschild") return;
+  const Camera camera = lensmap_camera(attributes, path);
+  const Vec3 hole = lensmap_hole_direction(attributes, path);
+  auto lens = std::make_shared<const schwarzschild::PointLens>(attributes.r_obs, hole);
+  const auto vertices = static_cast<std::int64_t>(mesh.xy.size());
+  mesh.psi.assign(mesh.xy.size(), kNaN);
+  std::vector<double> azimuth(mesh.xy.size(), kNaN), a_factor(mesh.xy.size(), kNaN);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t v = 0; v < vertices; ++v) {
+    if (!std::isfinite(mesh.direction[v][0])) continue;
+    const double psi = lens->psi_of(camera.direction(mesh.xy[v][0], mesh.xy[v][1]));
+    if (!(psi > lens->critical_angle())) continue;
+    double slope = 0;
+    lens->series().azimuth_and_derivative(psi, azimuth[v], slope);
+    mesh.psi[v] = psi;
+    a_factor[v] = std::sin(psi) / std::abs(slope);
+  }
+  const auto triangles = static_cast<std::int64_t>(mesh.triangles.size());
+  mesh.order.assign(mesh.triangles.size(), 0);
+  mesh.max_point_mu.assign(mesh.triangles.size(), kInfinity);
+  const Vec3 behind = vec::scaled(-1, hole);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t t = 0; t < triangles; ++t) {
+    const auto& v = mesh.triangles[t];
+    double mean_azimuth = 0, largest_a = 0, low_psi = kInfinity, high_psi = -kInfinity;
+    bool usable = true;
+    for (const std::uint32_t k : v) {
+      usable = usable && std::isfinite(a_factor[k]);
+      mean_azimuth += azimuth[k] / 3;
+      largest_a = std::max(largest_a, a_factor[k]);
+      low_psi = std::min(low_psi, mesh.psi[k]);
+      high_psi = std::max(high_psi, mesh.psi[k]);
+    }
+    if (!usable) continue;  // a vertex at the shadow's edge: unbounded, order from the mean
+    mesh.order[t] = static_cast<std::uint8_t>(
+        std::clamp(std::floor(mean_azimuth / std::numbers::pi), 0.0, 255.0));
+    const Vec3 &s0 = mesh.direction[v[0]], &s1 = mesh.direction[v[1]], &s2 = mesh.direction[v[2]];
+    // |s x h| is 1-Lipschitz in s: within the longest edge chord of its vertices' smallest
+    // value over the triangle, the cheap bound for all but the triangles near +-h.
+    const double vertex_sin =
+        std::min({vec::norm(vec::cross(s0, hole)), vec::norm(vec::cross(s1, hole)),
+                  vec::norm(vec::cross(s2, hole))});
+    const double chord = std::max({vec::norm(vec::minus(s0, s1)), vec::norm(vec::minus(s1, s2)),
+                                   vec::norm(vec::minus(s2, s0))});
+    const double sin_gamma = vertex_sin - chord >= 0.5 * vertex_sin
+                                 ? vertex_sin - chord
+                                 : std::min(sin_angle_to_spherical_triangle(hole, s0, s1, s2),
+                                            sin_angle_to_spherical_triangle(behind, s0, s1, s2));
+    if (sin_gamma > 0)
+      mesh.max_point_mu[t] = largest_a * (1 + kBoundMargin + 2 * (high_psi - low_psi)) / sin_gamma;
+  }
+  mesh.point_lens = std::move(lens);
+}
+
+}  // namespace starlens::produce
