@@ -300,6 +300,16 @@ STARLENS_HOST_DEVICE STARLENS_DIRECT_INLINE double cut_sum(
   using direct_pixel_detail::kMaxSeriesTerms;
   // The circle meets b = b1 at |a| = top (none where b1 >= clip) and b = b0 at |a| = bottom.
   const double reach0 = (clip - b0) * (clip + b0);
+  // clip^2 - b0^2 - ca^2, with the roundings of its products and of clip + b0 recovered (fma,
+  // two-sum): h(a) - b0 at a = ca + u is (depth - u (2 ca + u)) / (h(a) + b0), and a plain
+  // depth would carry an error eps clip^2, eps clip / (h - b0) relative to the pixel's value.
+  const double sum = clip + b0;
+  const double sum_error = (clip - (sum - b0)) + (b0 - (sum - (sum - b0)));
+  const double gap = clip - b0;  // exact: b0 lies within [clip / 2, clip] on a cut pixel
+  const double product_error = fma(gap, sum, -reach0);
+  const double ca_sq = ca * ca;
+  const double ca_sq_error = fma(ca, ca, -ca_sq);
+  const double depth = (reach0 - ca_sq) + ((product_error - ca_sq_error) + gap * sum_error);
   const double top = b1 < clip ? sqrt((clip - b1) * (clip + b1)) : -1.0;
   const double bottom = sqrt(reach0);
   const double candidates[4] = {-bottom, -top, top, bottom};
@@ -314,11 +324,15 @@ STARLENS_HOST_DEVICE STARLENS_DIRECT_INLINE double cut_sum(
     if (c > a0 && c < a1) breaks[count++] = c;  // the candidates are sorted
   }
   breaks[count++] = a1;
-  double sum = 0.0;
+  double total = 0.0;
   for (int piece = 0; piece + 1 < count; ++piece) {
-    const double lo = breaks[piece], hi = breaks[piece + 1];
+    // The piece as offsets from ca (exact differences of nearby numbers): a midpoint formed at
+    // |a| ~ clip would be off by eps clip, which shifts the rule against its interval by
+    // eps clip / (hi - lo) relative.
+    const double lo = breaks[piece] - ca, hi = breaks[piece + 1] - ca;
     if (!(hi > lo)) continue;
-    const double mid = 0.5 * (lo + hi), half = 0.5 * (hi - lo);
+    const double mid_u = 0.5 * (lo + hi), half = 0.5 * (hi - lo);
+    const double mid = ca + mid_u;
     // Full height, bounded by the circle, or outside the disc: constant on the piece. Where
     // b1 >= clip the circle stays below b1 (h(0) = clip touches b1 = clip at one point only).
     const double mid_height = sqrt((clip - mid) * (clip + mid));
@@ -326,11 +340,12 @@ STARLENS_HOST_DEVICE STARLENS_DIRECT_INLINE double cut_sum(
     const bool full = mid_height > b1;
     double piece_sum = 0.0;
     for (int i = 0; i < N; ++i) {
-      const double a = mid + half * nodes[i];
-      const double u = (mid - ca) + half * nodes[i];
+      const double u = mid_u + half * nodes[i];
+      const double a = ca + u;
       // h(a) - b0 without the cancellation of two nearly equal square roots.
       const double length =
-          full ? b1 - b0 : fmax(0.0, (reach0 - a * a) / (sqrt((clip - a) * (clip + a)) + b0));
+          full ? b1 - b0
+               : fmax(0.0, (depth - u * (2.0 * ca + u)) / (sqrt((clip - a) * (clip + a)) + b0));
       const double half_length = 0.5 * length;
       const double eps_u = u * (2.0 * ca + u) * inverse;
       // The column's N nodes at once: independent Horner chains, which the compiler
@@ -353,9 +368,9 @@ STARLENS_HOST_DEVICE STARLENS_DIRECT_INLINE double cut_sum(
       for (int j = 0; j < N; ++j) column += weights[j] * value[j];
       piece_sum += weights[i] * half_length * column;
     }
-    sum += half * piece_sum;
+    total += half * piece_sum;
   }
-  return sum;
+  return total;
 }
 
 // The order of the cut-pixel rule for the rectangle [x0,x1] x [y0,y1] (sides <= 1) that the
