@@ -3,7 +3,7 @@
 // the evaluator before the tensor rule), on one thread and the same direct events: time,
 // contributions per second of each (thread CPU time), the speed-up, and the largest difference
 // between the two frames' pixels; then the same events' pixels by the path the direct evaluator
-// takes (tensor rule, cut-pixel rule, exact quadrature for cut or near-centre pixels), each
+// takes (tensor rule, cut-pixel rule, sub-squares, exact quadrature for the rest), each
 // path's share and time per pixel, against the exact quadrature on the same pixels.
 // Events: the `mixed` synthetic field's direct events (bench/synth_events) for the given PSF.
 #include <CLI/CLI.hpp>
@@ -55,9 +55,9 @@ struct Pixel {
 };
 
 // The pixels accumulate_direct visits for `events`, sorted by the path direct_pixel_integral
-// takes: 0 tensor rule, 1 cut-pixel rule, 2 exact (cut), 3 exact (near the centre).
+// takes: 0 tensor rule, 1 cut-pixel rule, 2 exact (cut), 3 sub-squares, 4 exact (centre).
 void pixels_by_path(const std::vector<StarEvent>& events, const DirectPixelRule& rule,
-                    std::uint32_t width, std::uint32_t height, std::vector<Pixel> (&paths)[4]) {
+                    std::uint32_t width, std::uint32_t height, std::vector<Pixel> (&paths)[5]) {
   for (const StarEvent& e : events) {
     const double first = std::max(0.0, std::floor(e.y - e.support));
     const double last = std::min(height - 1.0, std::ceil(e.y + e.support) - 1);
@@ -75,7 +75,7 @@ void pixels_by_path(const std::vector<StarEvent>& events, const DirectPixelRule&
           if (direct_pixel_cut(p.x0, p.x1, p.y0, p.y1, p.support)) {
             path = direct_cut_order(rule, p.x0, p.x1, p.y0, p.y1, p.support) > 0 ? 1 : 2;
           } else {
-            path = 3;
+            path = direct_subdivision(rule, p.x0, p.x1, p.y0, p.y1, p.support) > 0 ? 3 : 4;
           }
         }
         paths[path].push_back(p);
@@ -153,12 +153,13 @@ int run(int argc, char** argv) {
   std::printf("largest relative frame difference %.3e\n", worst);
 
   const DirectPixelRule rule = direct_pixel_rule(psf);
-  std::vector<Pixel> paths[4];
+  std::vector<Pixel> paths[5];
   volatile double sink = 0;  // keeps the timed sums
   pixels_by_path(direct, rule, w, h, paths);
-  const char* names[4] = {"tensor rule", "cut-pixel rule", "exact, cut", "exact, centre"};
+  const char* names[5] = {"tensor rule", "cut-pixel rule", "exact, cut", "sub-squares",
+                          "exact, centre"};
   std::printf("%-15s %8s %7s %12s %12s\n", "path", "pixels", "share", "us/pixel", "exact us/px");
-  for (int path = 0; path < 4; ++path) {
+  for (int path = 0; path < 5; ++path) {
     double checksum = 0;
     start = thread_seconds();
     for (const Pixel& p : paths[path])
@@ -168,7 +169,8 @@ int run(int argc, char** argv) {
     for (const Pixel& p : paths[path])
       checksum -= moffat_rectangle_integral(psf, p.x0, p.x1, p.y0, p.y1, p.support);
     const double exact_path_s = thread_seconds() - start;
-    const double count = double(std::max<std::size_t>(paths[path].size(), 1));
+    if (paths[path].empty()) continue;
+    const double count = double(paths[path].size());
     std::printf("%-15s %8zu %6.2f%% %12.3f %12.3f\n", names[path], paths[path].size(),
                 100.0 * paths[path].size() / double(fast_count), path_s / count * 1e6,
                 exact_path_s / count * 1e6);

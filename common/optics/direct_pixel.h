@@ -53,6 +53,8 @@ constexpr double kMaxHalfSide = 0.5 * (1.0 + 1e-9);
 // go to the exact quadrature.
 constexpr int kCutOrderMargin = 1;
 constexpr double kMinCutDepth = 0.1;
+// Pixels near the centre: at most this many sub-squares a side (direct_subdivision).
+constexpr int kMaxSubdivision = 3;
 
 // Gauss-Legendre rules of kMinOrder .. kMaxOrder points on [-1, 1], computed with 50-digit
 // arithmetic (mpmath) and rounded to double; rule n starts at entry n(n-1)/2 - 1.
@@ -472,20 +474,11 @@ STARLENS_HOST_DEVICE STARLENS_DIRECT_INLINE double direct_cut_pixel_integral(
   return rule.peak * pow(centre_sq / rule.alpha_sq, -rule.beta) * sum;
 }
 
-// The integral of the PSF centred at the origin over [x0,x1] x [y0,y1] intersected with the
-// disc of radius `clip` (clip <= 0: none), as moffat_rectangle_integral, which it calls for
-// the pixels the tensor rule does not take (direct_pixel_order 0).
-STARLENS_HOST_DEVICE STARLENS_DIRECT_INLINE double direct_pixel_integral(
-    const Moffat& psf, const DirectPixelRule& rule, double x0, double x1, double y0, double y1,
-    double clip) {
+// The tensor rule of `order` over the rectangle [x0,x1] x [y0,y1] (direct_pixel_order, or a
+// sub-square's order from direct_subdivision).
+STARLENS_HOST_DEVICE STARLENS_DIRECT_INLINE double direct_tensor_integral(
+    const DirectPixelRule& rule, int order, double x0, double x1, double y0, double y1) {
   using namespace direct_pixel_detail;
-  const int order = direct_pixel_order(rule, x0, x1, y0, y1, clip);
-  if (order == 0) {
-    const int cut_order =
-        direct_pixel_cut(x0, x1, y0, y1, clip) ? direct_cut_order(rule, x0, x1, y0, y1, clip) : 0;
-    if (cut_order > 0) return direct_cut_pixel_integral(rule, cut_order, x0, x1, y0, y1, clip);
-    return moffat_rectangle_integral(psf, x0, x1, y0, y1, clip);
-  }
   const double half_x = 0.5 * (x1 - x0), half_y = 0.5 * (y1 - y0);
   const GaussLegendreRules& rules = gauss_legendre_rules();
   const double* nodes = rules.nodes + first_node(order);
@@ -526,6 +519,78 @@ STARLENS_HOST_DEVICE STARLENS_DIRECT_INLINE double direct_pixel_integral(
   // The centre's density, (beta - 1) / (pi alpha^2) (1 + r^2 / alpha^2)^-beta.
   const double centre = rule.peak * pow(centre_sq / rule.alpha_sq, -rule.beta);
   return centre * half_x * half_y * sum;
+}
+
+// Pixels near the centre (no order reaches the target over the whole pixel): k x k sub-squares
+// of side s = 1/k each take the tensor rule, whose bound scales (coordinates divided by s: a
+// pixel-sized square at distance R / s), so a sub-square takes the order whose threshold
+// (alpha^2 + d_near^2) k^2 meets; k is the smallest (<= kMaxSubdivision) for which every
+// sub-square has an order (the nearest one's distance is the pixel's), 0 where none: the pixel
+// goes to the exact quadrature. Only pixels the support circle does not cut.
+STARLENS_HOST_DEVICE inline int direct_subdivision(const DirectPixelRule& rule, double x0,
+                                                   double x1, double y0, double y1, double clip) {
+  using namespace direct_pixel_detail;
+  const double half_x = 0.5 * (x1 - x0), half_y = 0.5 * (y1 - y0);
+  if (!(half_x > 0.0) || !(half_y > 0.0) || half_x > kMaxHalfSide || half_y > kMaxHalfSide)
+    return 0;
+  const double far_x = fmax(fabs(x0), fabs(x1)), far_y = fmax(fabs(y0), fabs(y1));
+  if (clip > 0.0 && !(far_x * far_x + far_y * far_y <= clip * clip)) return 0;
+  const double near_x = x0 > 0.0 ? x0 : x1 < 0.0 ? -x1 : 0.0;
+  const double near_y = y0 > 0.0 ? y0 : y1 < 0.0 ? -y1 : 0.0;
+  const double radius_sq = rule.alpha_sq + near_x * near_x + near_y * near_y;
+  for (int k = 2; k <= kMaxSubdivision; ++k)
+    if (radius_sq * (k * k) >= rule.min_radius_sq[kOrderCount - 1]) return k;
+  return 0;
+}
+
+// The sub-squares' sum (direct_subdivision k > 0).
+STARLENS_HOST_DEVICE inline double direct_subdivided_integral(const DirectPixelRule& rule, int k,
+                                                              double x0, double x1, double y0,
+                                                              double y1) {
+  using namespace direct_pixel_detail;
+  double xs[kMaxSubdivision + 1], ys[kMaxSubdivision + 1];
+  for (int i = 0; i < k; ++i) {
+    xs[i] = x0 + (x1 - x0) * i / k;
+    ys[i] = y0 + (y1 - y0) * i / k;
+  }
+  xs[k] = x1, ys[k] = y1;
+  const double scale_sq = double(k * k);
+  double sum = 0.0;
+  for (int j = 0; j < k; ++j) {
+    const double near_y = ys[j] > 0.0 ? ys[j] : ys[j + 1] < 0.0 ? -ys[j + 1] : 0.0;
+    for (int i = 0; i < k; ++i) {
+      const double near_x = xs[i] > 0.0 ? xs[i] : xs[i + 1] < 0.0 ? -xs[i + 1] : 0.0;
+      const double radius_sq = (rule.alpha_sq + near_x * near_x + near_y * near_y) * scale_sq;
+      int order = kMaxOrder;
+      for (int o = 0; o < kOrderCount; ++o) {
+        if (radius_sq >= rule.min_radius_sq[o]) {
+          order = kMinOrder + o;
+          break;
+        }
+      }
+      sum += direct_tensor_integral(rule, order, xs[i], xs[i + 1], ys[j], ys[j + 1]);
+    }
+  }
+  return sum;
+}
+
+// The integral of the PSF centred at the origin over [x0,x1] x [y0,y1] intersected with the
+// disc of radius `clip` (clip <= 0: none), as moffat_rectangle_integral: the tensor rule where
+// direct_pixel_order gives an order, the cut-pixel rule where direct_cut_order does, the
+// sub-squares where direct_subdivision does, and moffat_rectangle_integral for the rest.
+STARLENS_HOST_DEVICE STARLENS_DIRECT_INLINE double direct_pixel_integral(
+    const Moffat& psf, const DirectPixelRule& rule, double x0, double x1, double y0, double y1,
+    double clip) {
+  const int order = direct_pixel_order(rule, x0, x1, y0, y1, clip);
+  if (order > 0) return direct_tensor_integral(rule, order, x0, x1, y0, y1);
+  if (direct_pixel_cut(x0, x1, y0, y1, clip)) {
+    const int cut_order = direct_cut_order(rule, x0, x1, y0, y1, clip);
+    if (cut_order > 0) return direct_cut_pixel_integral(rule, cut_order, x0, x1, y0, y1, clip);
+  } else {
+    const int k = direct_subdivision(rule, x0, x1, y0, y1, clip);
+    if (k > 0) return direct_subdivided_integral(rule, k, x0, x1, y0, y1);
+  }
+  return moffat_rectangle_integral(psf, x0, x1, y0, y1, clip);
 }
 
 }  // namespace starlens
