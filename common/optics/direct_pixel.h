@@ -1,12 +1,14 @@
 #pragma once
 // The direct evaluator's pixel integral (DESIGN section 5): the Moffat PSF over a pixel clipped
-// to the event's support disc, to within 1e-13 relative of moffat_rectangle_integral, at a
-// fraction of its cost where the pixel is far from the centre. Header-only and host-device:
-// the GPU's direct kernel calls the same arithmetic as the CPU's evaluator.
+// to the event's support disc, as moffat_rectangle_integral (within 1e-13 relative of the
+// integral; docs/accuracy/psf.md, "Direct evaluator"), at a fraction of its cost. Header-only
+// and host-device: the GPU's direct kernel calls the same arithmetic as the CPU's evaluator.
 //
 // A pixel (sides <= 1) that the support circle does not cut and whose nearest point lies at
 // R^2 = alpha^2 + d_near^2 above the rule's threshold of some order n is integrated with the
-// n x n tensor Gauss-Legendre rule; any other pixel with the exact polar quadrature.
+// n x n tensor Gauss-Legendre rule; one nearer the centre with the same rule on 2 x 2 or 3 x 3
+// sub-squares (direct_subdivision); one the circle cuts with a mapped product rule over the
+// pixel's part inside the disc (cut_sum); any other pixel with the exact polar quadrature.
 // The order comes from a proven bound (docs/accuracy/psf.md, "Direct evaluator"): the
 // integrand (alpha^2 + x^2 + y^2)^-beta is analytic in x except at x = +-i sqrt(alpha^2 + y^2),
 // at distance >= R from the side's midpoint; on the Bernstein ellipse E_rho around a side of
