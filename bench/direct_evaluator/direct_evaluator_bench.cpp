@@ -2,7 +2,9 @@
 // pixel) against the same loop with every pixel integrated exactly (moffat_rectangle_integral,
 // the evaluator before the tensor rule), on one thread and the same direct events: time,
 // contributions per second of each (thread CPU time), the speed-up, and the largest difference
-// between the two frames' pixels.
+// between the two frames' pixels; then the same events' pixels by the path the direct evaluator
+// takes (tensor rule, cut-pixel rule, sub-squares, exact quadrature for the rest), each
+// path's share and time per pixel, against the exact quadrature on the same pixels.
 // Events: the `mixed` synthetic field's direct events (bench/synth_events) for the given PSF.
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -13,6 +15,7 @@
 
 #include "core/tool_main.h"
 #include "optics/accumulate.h"
+#include "optics/direct_pixel.h"
 #include "optics/moffat.h"
 #include "synth_field.h"
 
@@ -44,6 +47,41 @@ std::uint64_t accumulate_exact(const StarEvent& event, const Moffat& psf, double
     if (hi >= lo) contributions += std::uint64_t(hi - lo + 1);
   }
   return contributions;
+}
+
+// One pixel of an event, relative to its centre, and its support.
+struct Pixel {
+  double x0, x1, y0, y1, support;
+};
+
+// The pixels accumulate_direct visits for `events`, sorted by the path direct_pixel_integral
+// takes: 0 tensor rule, 1 cut-pixel rule, 2 exact (cut), 3 sub-squares, 4 exact (centre).
+void pixels_by_path(const std::vector<StarEvent>& events, const DirectPixelRule& rule,
+                    std::uint32_t width, std::uint32_t height, std::vector<Pixel> (&paths)[5]) {
+  for (const StarEvent& e : events) {
+    const double first = std::max(0.0, std::floor(e.y - e.support));
+    const double last = std::min(height - 1.0, std::ceil(e.y + e.support) - 1);
+    for (std::int64_t row = std::int64_t(first); row <= std::int64_t(last); ++row) {
+      const double y0 = row - e.y, y1 = row + 1 - e.y;
+      const double nearest_dy = y0 > 0 ? y0 : y1 < 0 ? -y1 : 0.0;
+      if (!(nearest_dy < e.support)) continue;
+      const double reach = std::sqrt((e.support - nearest_dy) * (e.support + nearest_dy));
+      const double lo = std::max(0.0, std::floor(e.x - reach));
+      const double hi = std::min(width - 1.0, std::ceil(e.x + reach) - 1);
+      for (std::int64_t column = std::int64_t(lo); column <= std::int64_t(hi); ++column) {
+        const Pixel p{column - e.x, column + 1 - e.x, y0, y1, e.support};
+        int path = 0;
+        if (direct_pixel_order(rule, p.x0, p.x1, p.y0, p.y1, p.support) == 0) {
+          if (direct_pixel_cut(p.x0, p.x1, p.y0, p.y1, p.support)) {
+            path = direct_cut_order(rule, p.x0, p.x1, p.y0, p.y1, p.support) > 0 ? 1 : 2;
+          } else {
+            path = direct_subdivision(rule, p.x0, p.x1, p.y0, p.y1, p.support) > 0 ? 3 : 4;
+          }
+        }
+        paths[path].push_back(p);
+      }
+    }
+  }
 }
 
 // CPU time of this thread: on a shared machine less disturbed by other load than wall time.
@@ -113,6 +151,31 @@ int run(int argc, char** argv) {
               fast_count / fast_s / 1e6);
   std::printf("speed-up %.2f\n", exact_s / fast_s);
   std::printf("largest relative frame difference %.3e\n", worst);
+
+  const DirectPixelRule rule = direct_pixel_rule(psf);
+  std::vector<Pixel> paths[5];
+  volatile double sink = 0;  // keeps the timed sums
+  pixels_by_path(direct, rule, w, h, paths);
+  const char* names[5] = {"tensor rule", "cut-pixel rule", "exact, cut", "sub-squares",
+                          "exact, centre"};
+  std::printf("%-15s %8s %7s %12s %12s\n", "path", "pixels", "share", "us/pixel", "exact us/px");
+  for (int path = 0; path < 5; ++path) {
+    double checksum = 0;
+    start = thread_seconds();
+    for (const Pixel& p : paths[path])
+      checksum += direct_pixel_integral(psf, rule, p.x0, p.x1, p.y0, p.y1, p.support);
+    const double path_s = thread_seconds() - start;
+    start = thread_seconds();
+    for (const Pixel& p : paths[path])
+      checksum -= moffat_rectangle_integral(psf, p.x0, p.x1, p.y0, p.y1, p.support);
+    const double exact_path_s = thread_seconds() - start;
+    if (paths[path].empty()) continue;
+    const double count = double(paths[path].size());
+    std::printf("%-15s %8zu %6.2f%% %12.3f %12.3f\n", names[path], paths[path].size(),
+                100.0 * paths[path].size() / double(fast_count), path_s / count * 1e6,
+                exact_path_s / count * 1e6);
+    sink = sink + checksum;
+  }
   return fast_count == exact_count ? 0 : 1;
 }
 
