@@ -1,5 +1,5 @@
 #pragma once
-// Synthetic star-image fields for tests and benchmarks of splat (DESIGN section 5 records):
+// Synthetic star-image fields for tests and benchmarks of splat (docs/design.md section 5 records):
 // positions from a distribution over the frame, fluxes from a power law, a black-body colour,
 // and the class and support that the producer's classify_event gives them. Events are drawn
 // one at a time, so memory does not depend on how many are made.
@@ -29,7 +29,7 @@ struct FieldOptions {
   double temperature_max = 40000;
 };
 
-// Flux thresholds of the PSF model's classes, from the closed-form Moffat density (DESIGN
+// Flux thresholds of the PSF model's classes, from the closed-form Moffat density (docs/design.md
 // section 5); classify_event decides each event, these only aim the draws.
 struct FluxThresholds {
   double visibility_floor;  // below it an event is discarded: min_y / p_pix,max

@@ -9,7 +9,8 @@ namespace starlens::catalog {
 
 const std::vector<Band>& known_bands() {
   static const std::vector<Band> bands = {
-      {"V", 0.551, 3640.0, "Bessell 1979, PASP 91, 589 (DESIGN section 2: V = 0 is 3640 Jy)"},
+      {"V", 0.551, 3640.0,
+       "Bessell 1979, PASP 91, 589 (docs/design.md section 2: V = 0 is 3640 Jy)"},
       {"J", 1.235, 1594.0, "Cohen, Wheaton & Megeath 2003, AJ 126, 1090"},
       {"H", 1.662, 1024.0, "Cohen, Wheaton & Megeath 2003, AJ 126, 1090"},
       {"Ks", 2.159, 666.7, "Cohen, Wheaton & Megeath 2003, AJ 126, 1090"},

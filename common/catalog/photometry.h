@@ -1,5 +1,5 @@
 #pragma once
-// Star photometry for the catalogue store (DESIGN section 4): the reference band's flux
+// Star photometry for the catalogue store (docs/design.md section 4): the reference band's flux
 // density from a magnitude and the band's zero point, and an effective temperature from a
 // colour through a published colour-temperature relation, clamped to its validity range.
 #include <cstdint>

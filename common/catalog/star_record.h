@@ -26,7 +26,7 @@ inline bool operator<(const StarRecord& a, const StarRecord& b) {
          std::tie(b.key, b.ra_deg, b.dec_deg, b.teff_k, b.flux_jy);
 }
 
-// One star as read back from a store: angles in radians (DESIGN section 2: internal
+// One star as read back from a store: angles in radians (docs/design.md section 2: internal
 // angles are radians; the file stores degrees).
 struct CatalogStar {
   double ra = 0;           // rad

@@ -1,5 +1,5 @@
 #pragma once
-// Names and constants of catalog.h5 (DESIGN section 4; docs/formats/catalog.md).
+// Names and constants of catalog.h5 (docs/design.md section 4; docs/formats/catalog.md).
 #include <cstdint>
 
 namespace starlens::catalog::store {

@@ -1,5 +1,5 @@
 #pragma once
-// The reader API of catalog.h5 (DESIGN section 4), for produce and info: open and validate
+// The reader API of catalog.h5 (docs/design.md section 4), for produce and info: open and validate
 // a store, then read cell ranges [first, end) touching only the chunks that hold them.
 // Not thread-safe (HDF5 is built serial): read blocks on one thread, process them in many.
 #include <cstdint>

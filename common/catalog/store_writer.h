@@ -1,5 +1,5 @@
 #pragma once
-// Writes catalog.h5 from stars arriving in key order (DESIGN section 4): ra_dec, teff and
+// Writes catalog.h5 from stars arriving in key order (docs/design.md section 4): ra_dec, teff and
 // flux appended in batches to chunked datasets, the CSR cell offsets streamed as cells are
 // passed, root attributes at the end. Memory stays bounded whatever the star count.
 #include <cstdint>

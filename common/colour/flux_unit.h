@@ -1,6 +1,6 @@
 #pragma once
-// The flux unit of the frames ("Vega units", DESIGN section 2) and the scale K of a star's
-// modelled spectrum F_nu(nu) = K B_nu(nu; T) (DESIGN section 4).
+// The flux unit of the frames ("Vega units", docs/design.md section 2) and the scale K of a star's
+// modelled spectrum F_nu(nu) = K B_nu(nu; T) (docs/design.md section 4).
 //
 // Flux = 1 is the luminance flux of a 9602 K black body whose flux density at 0.551 um is
 // 3640 Jy (a V = 0 Vega-like star), unlensed. The luminance flux of a spectrum F is

@@ -1,5 +1,5 @@
 #pragma once
-// Colour and flux of a star image (DESIGN section 5), by exact integration.
+// Colour and flux of a star image (docs/design.md section 5), by exact integration.
 //
 // A star of temperature T and modelled spectrum F_nu(nu) = K B_nu(nu; T) (flux_unit.h),
 // seen through a lens-map triangle of magnification mu and frequency ratio g = nu_obs/nu_emit,

@@ -1,5 +1,5 @@
 #pragma once
-// The per-channel error statistics of frame A against the reference frame B (DESIGN section
+// The per-channel error statistics of frame A against the reference frame B (docs/design.md section
 // 7), computed by streaming both files in bands of scanlines: a first pass over B finds
 // max|B| per channel (the relative-error floor needs it), a second pass compares.
 #include <array>

@@ -1,6 +1,6 @@
 #pragma once
 // Outputs are written under a temporary name beside the final one and renamed on success
-// (DESIGN section 2): a failed or interrupted run never leaves a half file under the final
+// (docs/design.md section 2): a failed or interrupted run never leaves a half file under the final
 // name. Temporary files are removed on failure, on destruction and on SIGINT/SIGTERM.
 #include <filesystem>
 #include <string>

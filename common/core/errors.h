@@ -1,5 +1,5 @@
 #pragma once
-// The two failure kinds of DESIGN section 2: bad input (exit 2) and a failed run (exit 1).
+// The two failure kinds of docs/design.md section 2: bad input (exit 2) and a failed run (exit 1).
 // Messages are one line naming the file, the field and what was wrong.
 #include <stdexcept>
 #include <string>

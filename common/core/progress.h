@@ -1,5 +1,5 @@
 #pragma once
-// A progress bar on stderr for long work (DESIGN section 2): drawn only when stderr is a
+// A progress bar on stderr for long work (docs/design.md section 2): drawn only when stderr is a
 // terminal, not before the work has run for a second, never with --quiet. Thread-safe.
 #include <atomic>
 #include <chrono>

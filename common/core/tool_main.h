@@ -1,5 +1,5 @@
 #pragma once
-// What every starlens executable shares: CLI11 parsing with DESIGN's exit statuses, the
+// What every starlens executable shares: CLI11 parsing with the design's exit statuses, the
 // common flags, and the mapping from exceptions to one stderr line and an exit status.
 #include <CLI/CLI.hpp>
 #include <functional>

@@ -1,7 +1,8 @@
 #pragma once
-// The chunked event stream events.sle (DESIGN section 5; byte layout in docs/formats/events.md):
-// a 256-byte file header, chunks of a 32-byte header plus `count` StarEvent records with an
-// xxh3-64 checksum of the payload, and an end chunk of count 0. "-" is stdin/stdout.
+// The chunked event stream events.sle (docs/design.md section 5; byte layout in
+// docs/formats/events.md): a 256-byte file header, chunks of a 32-byte header plus `count`
+// StarEvent records with an xxh3-64 checksum of the payload, and an end chunk of count 0. "-" is
+// stdin/stdout.
 #include <cstdint>
 #include <memory>
 #include <span>

@@ -1,5 +1,5 @@
 #pragma once
-// One star image on the frame (DESIGN section 5): the record of the event stream, and the
+// One star image on the frame (docs/design.md section 5): the record of the event stream, and the
 // PSF model that the producer classified it with. Plain data: GPU code includes this too.
 #include <cstdint>
 
@@ -19,7 +19,7 @@ struct StarEvent {
 };
 static_assert(sizeof(StarEvent) == 56, "event records are seven float64");
 
-// The PSF model and its class thresholds (DESIGN section 5), carried in the stream header.
+// The PSF model and its class thresholds (docs/design.md section 5), carried in the stream header.
 struct PsfModel {
   double fwhm = 2.0;               // px
   double beta = 2.5;               // Moffat exponent, > 1

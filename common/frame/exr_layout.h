@@ -1,7 +1,7 @@
 #pragma once
-// How a frame's channels are laid out in the EXR file (DESIGN section 6), shared by the writer
-// and the reader: FLOAT R, G, B for viewers and each float64 as two UINT channels holding the
-// high and low 32 bits of its IEEE binary64 bit pattern.
+// How a frame's channels are laid out in the EXR file (docs/design.md section 6), shared by the
+// writer and the reader: FLOAT R, G, B for viewers and each float64 as two UINT channels holding
+// the high and low 32 bits of its IEEE binary64 bit pattern.
 #include <array>
 #include <bit>
 #include <cstdint>

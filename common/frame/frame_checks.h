@@ -1,6 +1,6 @@
 #pragma once
 // Checks shared by the frame writers: a frame must have pixels, and its values must be what
-// DESIGN section 2 allows in a framebuffer (finite, never negative).
+// docs/design.md section 2 allows in a framebuffer (finite, never negative).
 #include <string>
 
 #include "frame/frame.h"

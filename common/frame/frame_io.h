@@ -1,6 +1,6 @@
 #pragma once
-// Frames on disk (DESIGN section 6): OpenEXR with FLOAT R, G, B for any viewer plus the exact
-// float64 of each channel as two UINT channels (R.f64hi, R.f64lo, ...), ZIP compressed, with
+// Frames on disk (docs/design.md section 6): OpenEXR with FLOAT R, G, B for any viewer plus the
+// exact float64 of each channel as two UINT channels (R.f64hi, R.f64lo, ...), ZIP compressed, with
 // header attributes starlensFormatVersion and starlensRunDigest; a tone-mapped sRGB PNG.
 #include <filesystem>
 #include <string>

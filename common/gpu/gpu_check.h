@@ -1,5 +1,5 @@
 #pragma once
-// Turns a failed GPU runtime call into the run failure of DESIGN section 6: the tool prints
+// Turns a failed GPU runtime call into the run failure of docs/design.md section 6: the tool prints
 // "gpu <phase>: <the runtime's message>" and exits 1. Never a silent CPU fallback.
 #include <string>
 

@@ -1,7 +1,7 @@
 #pragma once
-// The camera of DESIGN section 3: a local orthonormal frame of the static observer (forward,
-// right, up as ICRS unit vectors) and a projection between continuous pixel coordinates and
-// ray directions. Pixel (i, j) covers [i, i+1) x [j, j+1); x grows right, y down.
+// The camera of docs/design.md section 3: a local orthonormal frame of the static observer
+// (forward, right, up as ICRS unit vectors) and a projection between continuous pixel coordinates
+// and ray directions. Pixel (i, j) covers [i, i+1) x [j, j+1); x grows right, y down.
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -49,7 +49,8 @@ class Camera {
   double fov_degrees() const { return fov_degrees_; }
   std::uint32_t width() const { return width_; }
   std::uint32_t height() const { return height_; }
-  // Pixels per unit of tan(angle) (pinhole) or per radian (fisheye): F and F' of DESIGN §3.
+  // Pixels per unit of tan(angle) (pinhole) or per radian (fisheye): F and F' of docs/design.md
+  // section 3.
   double focal_length() const { return focal_; }
 
  private:

@@ -1,7 +1,7 @@
 #pragma once
 // The camera and the hole's direction of a traced lens map, rebuilt from its root attributes
-// (docs/formats/lensmap.md) exactly as starlens-trace built them (DESIGN section 3): the hole
-// at (bh_lon_deg, bh_lat_deg) of bh_frame, the look direction offset from it by
+// (docs/formats/lensmap.md) exactly as starlens-trace built them (docs/design.md section 3): the
+// hole at (bh_lon_deg, bh_lat_deg) of bh_frame, the look direction offset from it by
 // (look_dlon_deg, look_dlat_deg) in that frame, whose pole is "up" and whose x axis the
 // fallback, turned by roll_deg.
 #include "lensmap/camera.h"

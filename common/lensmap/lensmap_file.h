@@ -1,7 +1,7 @@
 #pragma once
-// lensmap.h5 (DESIGN section 3): the traced image-plane mesh. Vertices carry pixel position,
-// asymptotic source direction (ICRS), frequency ratio g and ray status; triangles carry three
-// vertex indices wound positively in pixels, magnification mu and parity. Layout and
+// lensmap.h5 (docs/design.md section 3): the traced image-plane mesh. Vertices carry pixel
+// position, asymptotic source direction (ICRS), frequency ratio g and ray status; triangles carry
+// three vertex indices wound positively in pixels, magnification mu and parity. Layout and
 // attributes are documented in docs/formats/lensmap.md. Datasets are chunked along rows, so a
 // reader of a row range touches only that range.
 #include <array>

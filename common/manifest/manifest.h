@@ -1,5 +1,5 @@
 #pragma once
-// <output>.manifest.json (DESIGN section 8): what ran, on what, with which parameters and
+// <output>.manifest.json (docs/design.md section 8): what ran, on what, with which parameters and
 // inputs, what it wrote, how long each phase took and what it counted.
 #include <filesystem>
 #include <memory>

@@ -1,5 +1,5 @@
 #pragma once
-// --from-manifest M (DESIGN section 8): rerun a stage with M's parameters after checking
+// --from-manifest M (docs/design.md section 8): rerun a stage with M's parameters after checking
 // that its inputs still have M's hashes, then report whether the outputs and counts match.
 // Works for every tool without knowing its flags: M's argv is replayed with each output path
 // that M lists replaced by a replay path, from M's working folder.

@@ -1,6 +1,6 @@
 #pragma once
-// The direct evaluator's pixel integral (DESIGN section 5): the Moffat PSF over a pixel clipped
-// to the event's support disc, as moffat_rectangle_integral (within 1e-13 relative of the
+// The direct evaluator's pixel integral (docs/design.md section 5): the Moffat PSF over a pixel
+// clipped to the event's support disc, as moffat_rectangle_integral (within 1e-13 relative of the
 // integral; docs/accuracy/psf.md, "Direct evaluator"), at a fraction of its cost. Header-only
 // and host-device: the GPU's direct kernel calls the same arithmetic as the CPU's evaluator.
 //

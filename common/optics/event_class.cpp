@@ -1,4 +1,4 @@
-// Event classes of DESIGN section 5: discarded below the visibility floor, cache splats,
+// Event classes of docs/design.md section 5: discarded below the visibility floor, cache splats,
 // wing clips and direct events, from the flux and the PSF model alone.
 #include "optics/event_class.h"
 

@@ -1,6 +1,6 @@
 #pragma once
-// Event classes (DESIGN section 5): discarded below the visibility floor, cache splats, wing
-// clips and direct events, decided from the flux and the PSF model alone.
+// Event classes (docs/design.md section 5): discarded below the visibility floor, cache splats,
+// wing clips and direct events, decided from the flux and the PSF model alone.
 #include <cstdint>
 
 #include "events/star_event.h"
@@ -19,7 +19,7 @@ struct Classification {
 
 // p_pix,max: the largest pixel-integrated weight of a unit-flux event (centred in a pixel).
 double peak_pixel_fraction(const PsfModel& model);
-// Classifies an event of this flux under the model (thresholds of DESIGN section 5).
+// Classifies an event of this flux under the model (thresholds of docs/design.md section 5).
 // Keeps a classifier for the last model per thread, so calling it per star is cheap.
 Classification classify_event(double flux, const PsfModel& model);
 

@@ -1,6 +1,6 @@
 #pragma once
-// The Moffat PSF p(r) = (beta-1)/(pi alpha^2) (1 + r^2/alpha^2)^-beta (DESIGN section 5) and
-// its integral over a pixel, exactly (to quadrature rounding) and optionally clipped to the
+// The Moffat PSF p(r) = (beta-1)/(pi alpha^2) (1 + r^2/alpha^2)^-beta (docs/design.md section 5)
+// and its integral over a pixel, exactly (to quadrature rounding) and optionally clipped to the
 // event's circular support. Header-only and dependency-free: the GPU kernels call the same
 // code, so CPU and GPU differ only in the order of additions.
 #include "optics/host_device.h"

@@ -1,5 +1,5 @@
-// The immutable phase cache (DESIGN section 5): exact pixel integrals of a unit-flux event at
-// the (P+1)^2 sub-pixel phases over the (2Rc+1)^2 window, built once in parallel.
+// The immutable phase cache (docs/design.md section 5): exact pixel integrals of a unit-flux event
+// at the (P+1)^2 sub-pixel phases over the (2Rc+1)^2 window, built once in parallel.
 #include "optics/phase_cache.h"
 
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// The immutable phase cache of the cached evaluator (DESIGN section 5).
+// The immutable phase cache of the cached evaluator (docs/design.md section 5).
 #include <cstddef>
 #include <vector>
 

@@ -1,5 +1,6 @@
 #pragma once
-// Sky directions as unit 3-vectors: ICRS equatorial and galactic (IAU rotation, DESIGN §2).
+// Sky directions as unit 3-vectors: ICRS equatorial and galactic (IAU rotation, docs/design.md
+// section 2).
 #include <array>
 #include <numbers>
 #include <utility>

@@ -1,6 +1,6 @@
 #pragma once
-// The exact point magnification of a star's image in Schwarzschild spacetime (DESIGN section
-// 3), for a static observer at r_obs > 3 who sees the hole in direction h.
+// The exact point magnification of a star's image in Schwarzschild spacetime (docs/design.md
+// section 3), for a static observer at r_obs > 3 who sees the hole in direction h.
 //
 // The map is axisymmetric about h: a camera ray at angle psi from h sweeps the azimuth
 // phi(psi) (azimuth_series.h) and arrives from the source direction s = -cos(phi) h +

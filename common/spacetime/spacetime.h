@@ -1,7 +1,7 @@
 #pragma once
-// A spacetime seen by a static observer (DESIGN section 3): it maps a camera ray direction on
-// the observer's sky to the asymptotic direction of the backward-traced ray, or reports that
-// the ray is captured. Directions are ICRS unit vectors; lengths are in units of the mass M.
+// A spacetime seen by a static observer (docs/design.md section 3): it maps a camera ray direction
+// on the observer's sky to the asymptotic direction of the backward-traced ray, or reports that the
+// ray is captured. Directions are ICRS unit vectors; lengths are in units of the mass M.
 #include <cstdint>
 #include <memory>
 #include <string>

@@ -1,5 +1,5 @@
 // starlens-catalog: real and synthetic star catalogues -> the HEALPix cell store catalog.h5
-// (DESIGN section 4, docs/usage/catalog.md). Subcommands: ingest, synth, info.
+// (docs/design.md section 4, docs/usage/catalog.md). Subcommands: ingest, synth, info.
 #include "core/errors.h"
 #include "core/tool_main.h"
 #include "info_command.h"

@@ -1,5 +1,5 @@
 // starlens-compare A.exr B.exr --budget budget.json: A's errors against the reference B per
-// channel (DESIGN section 7); exit 0 within budget, 1 over it, 2 on bad input.
+// channel (docs/design.md section 7); exit 0 within budget, 1 over it, 2 on bad input.
 #include <fstream>
 #include <iostream>
 #include <optional>

@@ -1,5 +1,5 @@
 #pragma once
-// Per-chunk statistics of the producer (DESIGN section 5, --sink count): how many distinct
+// Per-chunk statistics of the producer (docs/design.md section 5, --sink count): how many distinct
 // triangles produced each chunk's events and how many distinct 32 px tiles their centres
 // fall in, summarised as p50/p75/p90/p99/max over chunks. These say how spatially coherent
 // the chunks a splat backend receives are.

@@ -1,5 +1,5 @@
 #pragma once
-// One star image -> one event record (DESIGN section 5): the observed spectrum
+// One star image -> one event record (docs/design.md section 5): the observed spectrum
 // mu K B_nu(nu; g T) gives the colour (linear sRGB at Y = 1) and the flux (Y in Vega units),
 // and the flux decides the event's class and support under the PSF model.
 #include <optional>

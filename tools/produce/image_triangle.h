@@ -2,7 +2,7 @@
 // The image side of one lens-map triangle: where a star with gnomonic source weights lambda
 // appears, and its g.
 //
-// DESIGN section 5 interpolates x = sum lambda_i x_i. For a pinhole camera that is exact
+// docs/design.md section 5 interpolates x = sum lambda_i x_i. For a pinhole camera that is exact
 // only where the image plane is parallel to the source triangle: the camera itself is a
 // central projection, so in the identity (Minkowski) map pixel coordinates are a projective,
 // not a linear, function of lambda (errors of ~1e-3 px at the corners of a 60 degree frame
@@ -10,8 +10,8 @@
 // x = sum lambda_i w_i x_i / sum lambda_i w_i, undoes that projection exactly, so the
 // identity map puts every star at its pinhole projection to rounding and a lensing map keeps
 // only its own curvature as interpolation error. With all w_i = 1 (other projections) it is
-// DESIGN's linear formula. g = sum lambda_i g_i as in DESIGN. The vertices' angles psi from
-// the hole are interpolated the same way: the start of the search for the image's exact psi
+// the design's linear formula. g = sum lambda_i g_i as in docs/design.md. The vertices' angles psi
+// from the hole are interpolated the same way: the start of the search for the image's exact psi
 // (point_magnification.h).
 #include <array>
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// The lens map as the producer uses it (DESIGN section 3): vertices with their pixel
+// The lens map as the producer uses it (docs/design.md section 3): vertices with their pixel
 // position, source direction and g, and the kept triangles with mu and parity. Filled from
 // lensmap.h5 by lens_mesh_input.h; plain data so tests can build meshes directly.
 #include <array>

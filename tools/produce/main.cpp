@@ -1,5 +1,5 @@
 // starlens-produce: the command line, and the run that turns a lens map and a catalogue into
-// star events (DESIGN section 5); the `scatter` subcommand is scatter_command.h's.
+// star events (docs/design.md section 5); the `scatter` subcommand is scatter_command.h's.
 #include <chrono>
 #include <cstdio>
 #include <filesystem>

@@ -1,6 +1,6 @@
 #pragma once
-// Each image's magnification as the exact point value at the star's image (DESIGN section 3),
-// not its lens-map triangle's solid-angle ratio (an average over the triangle, up to ~12% off
+// Each image's magnification as the exact point value at the star's image (docs/design.md section
+// 3), not its lens-map triangle's solid-angle ratio (an average over the triangle, up to ~12% off
 // next to the Einstein ring).
 //
 // For a Schwarzschild map the producer rebuilds the map's camera and hole from the lens map's

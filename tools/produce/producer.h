@@ -1,7 +1,7 @@
 #pragma once
-// The producer's traversal (DESIGN section 5): the selected catalogue cells are cut into read
-// units of whole cells (read_plan.h), read one at a time (HDF5 is serial) a little ahead of the
-// OpenMP workers (unit_reader.h), which process them in parallel. Each star of a cell is tested
+// The producer's traversal (docs/design.md section 5): the selected catalogue cells are cut into
+// read units of whole cells (read_plan.h), read one at a time (HDF5 is serial) a little ahead of
+// the OpenMP workers (unit_reader.h), which process them in parallel. Each star of a cell is tested
 // against that cell's triangles (triangle_index.h); every image becomes an event (event_assembly.h)
 // in the unit's own chunks of at most --chunk-events, which go to the sink whole and in unit order
 // (ordered_writer.h): the stream is the same on any thread count.

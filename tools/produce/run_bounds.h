@@ -1,5 +1,5 @@
 #pragma once
-// Bounds of a capture or replay run (DESIGN section 5): --cells A:B, --sky-region
+// Bounds of a capture or replay run (docs/design.md section 5): --cells A:B, --sky-region
 // ra,dec,radius, --triangles A:B, --max-events N. A bounded run reads only the catalogue cells
 // its bounds select and stops as soon as --max-events events are written.
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// The source side of one lens-map triangle (DESIGN section 5): which sky directions lie
+// The source side of one lens-map triangle (docs/design.md section 5): which sky directions lie
 // inside the spherical triangle (s0, s1, s2), and their gnomonic barycentric weights.
 //
 // For a direction p, e_i = p . (s_j x s_k) (i, j, k cyclic) is, up to a common positive

@@ -1,5 +1,5 @@
 #pragma once
-// The triangle index of the producer (DESIGN section 5): the catalogue cells each lens-map
+// The triangle index of the producer (docs/design.md section 5): the catalogue cells each lens-map
 // triangle may overlap, and for a star of a cell the few triangles it can fall in.
 //
 // Cells: triangles are grouped into small source caps (triangle_groups.h) and each cap is

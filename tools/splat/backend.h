@@ -1,5 +1,5 @@
 #pragma once
-// A splat backend accumulates a validated event stream into a frame (DESIGN section 6).
+// A splat backend accumulates a validated event stream into a frame (docs/design.md section 6).
 // main.cpp reads chunks and hands them over; backends own their parallelism.
 #include <cstdint>
 #include <memory>

@@ -1,4 +1,5 @@
-// starlens-splat: accumulates an event stream into a double-precision frame (DESIGN §6).
+// starlens-splat: accumulates an event stream into a double-precision frame (docs/design.md section
+// 6).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -103,7 +104,7 @@ double median(std::vector<double> values) {
   return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
-// Median of each timing over the replays (DESIGN §6: --repeat K).
+// Median of each timing over the replays (docs/design.md section 6: --repeat K).
 nlohmann::json median_timings(const std::vector<ReplayResult>& replays) {
   nlohmann::json timings;
   std::vector<double> totals, reads, waits, hashes;

@@ -22,8 +22,8 @@ nlohmann::json verdict(bool equivalent, const std::string& reason) {
   return {{"equivalent", equivalent}, {"reason", reason}};
 }
 
-// DESIGN section 10, as tests/tools/splat/gpu/gpu_vs_cpu_budget.json: GPU and CPU frames of the
-// same events differ only in the order of additions, and so do two GPU runs.
+// docs/design.md section 10, as tests/tools/splat/gpu/gpu_vs_cpu_budget.json: GPU and CPU frames of
+// the same events differ only in the order of additions, and so do two GPU runs.
 compare::Budget order_of_addition_budget() {
   compare::Budget budget;
   for (compare::ChannelLimits& limits : budget.channels) {
@@ -31,7 +31,7 @@ compare::Budget order_of_addition_budget() {
     limits.rel_floor = 1e-9;
     limits.total_rel = 1e-13;
   }
-  budget.comment = "GPU runs differ only in the order of additions (DESIGN section 10)";
+  budget.comment = "GPU runs differ only in the order of additions (docs/design.md section 10)";
   return budget;
 }
 

@@ -3,7 +3,7 @@
 // pixel's contributions in an order that changes from run to run (tile lists filled by atomics;
 // the atomic and direct kernels add by double atomics), so its frames differ in the last bits
 // (relative differences ~1e-15 on the H200) and their bytes never match. A replayed GPU frame is
-// the same result when it is within the GPU-against-CPU budget of DESIGN section 10 of the
+// the same result when it is within the GPU-against-CPU budget of docs/design.md section 10 of the
 // recorded one (only the order of additions differs); a tone-mapped PNG when no 8-bit value
 // moved by more than one level. CPU runs must still match byte for byte.
 #include <nlohmann/json.hpp>

@@ -1,5 +1,5 @@
 #pragma once
-// Events counted by class as a backend reads them (DESIGN section 6 statistics).
+// Events counted by class as a backend reads them (docs/design.md section 6 statistics).
 #include <array>
 #include <cstdint>
 #include <nlohmann/json.hpp>

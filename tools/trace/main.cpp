@@ -1,4 +1,4 @@
-// starlens-trace: exact lens maps on an adaptive image-plane mesh (DESIGN section 3), and
+// starlens-trace: exact lens maps on an adaptive image-plane mesh (docs/design.md section 3), and
 // `starlens-trace inspect` to summarise and picture one.
 #include "core/errors.h"
 #include "core/tool_main.h"

@@ -291,7 +291,7 @@ void MeshRefiner::check_neighbours(std::int32_t t) {
       return fail(t, DropReason::orientation);
 }
 
-// Criterion (b) at the three edge midpoints, with two error measures: DESIGN's (the midpoint's
+// Criterion (b) at the three edge midpoints, with two error measures: the design's (the midpoint's
 // angle off the normalised mean of the edge's source ends, in pixels by the edge's
 // image/source length ratio) and the producer's own (the midpoint's source placed in the
 // triangle by gnomonic barycentric weights, distance from the traced midpoint in pixels).

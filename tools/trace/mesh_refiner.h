@@ -1,7 +1,7 @@
 #pragma once
-// The adaptive lens-map mesh of DESIGN section 3: trace the base grid, then bisect triangles
-// while (a) their vertices (or edge midpoints) disagree in status, (b) linear inverse mapping
-// errs by more than the tolerance at an edge midpoint, or (c) the source triangle is too
+// The adaptive lens-map mesh of docs/design.md section 3: trace the base grid, then bisect
+// triangles while (a) their vertices (or edge midpoints) disagree in status, (b) linear inverse
+// mapping errs by more than the tolerance at an edge midpoint, or (c) the source triangle is too
 // large or its orientation differs from a neighbour's (it straddles a critical curve), up to
 // the maximum depth; what still fails there is dropped and counted by reason. A triangle that
 // could not pass even at the maximum depth is dropped at once (see mesh_refiner.cpp).

@@ -1,5 +1,5 @@
 #pragma once
-// starlens-trace's flags (DESIGN section 3) and their resolution into an observer, a camera
+// starlens-trace's flags (docs/design.md section 3) and their resolution into an observer, a camera
 // and mesh parameters, with every bad value reported as InputError naming the flag.
 #include <CLI/CLI.hpp>
 #include <cstdint>

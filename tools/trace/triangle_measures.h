@@ -25,7 +25,7 @@ double pinhole_solid_angle(double focal, double handedness,
 
 // Barycentric weights of direction s with respect to the plane through s0, s1, s2, after
 // central (gnomonic) projection onto it: how the producer places a star inside a source
-// triangle (DESIGN section 5).
+// triangle (docs/design.md section 5).
 std::array<double, 3> gnomonic_barycentric(const Vec3& s, const Vec3& s0, const Vec3& s1,
                                            const Vec3& s2);
 
@@ -46,7 +46,7 @@ struct ImagePoint {
   Vec3 source;
 };
 
-// DESIGN's estimate for edge (a, b) with traced midpoint m: the angle between m's source and
+// the design's estimate for edge (a, b) with traced midpoint m: the angle between m's source and
 // the normalised mean of a's and b's, converted to pixels by the edge's image/source length
 // ratio (angles taken as chords: small-angle form).
 double edge_midpoint_error(const ImagePoint& a, const ImagePoint& b, const ImagePoint& m);

@@ -1,5 +1,5 @@
 // Synthetic fields: positions, class shares, supports and colours checked against closed
-// forms (Gaussian and uniform probabilities, the Moffat density of DESIGN section 5).
+// forms (Gaussian and uniform probabilities, the Moffat density of docs/design.md section 5).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -88,7 +88,7 @@ TEST_CASE("hotspot: the share inside k sigma of the centre matches the mixture's
   }
 }
 
-TEST_CASE("every written event is visible, with the support DESIGN section 5 defines") {
+TEST_CASE("every written event is visible, with the support docs/design.md section 5 defines") {
   for (const auto distribution : {Distribution::uniform, Distribution::mixed}) {
     FieldOptions options = options_for(distribution);
     SyntheticField field(options);

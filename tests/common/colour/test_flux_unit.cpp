@@ -1,4 +1,4 @@
-// The Vega flux unit (DESIGN section 2).
+// The Vega flux unit (docs/design.md section 2).
 #include <doctest/doctest.h>
 
 #include <cmath>

@@ -1,6 +1,6 @@
-// The camera of DESIGN §3: frame conventions (north up, east left, roll counter-clockwise,
-// galactic placement, pole fallback), the three projections' formulas checked at points
-// where the answer is known in closed form, and pixel <-> direction round trips.
+// The camera of docs/design.md section 3: frame conventions (north up, east left, roll
+// counter-clockwise, galactic placement, pole fallback), the three projections' formulas checked at
+// points where the answer is known in closed form, and pixel <-> direction round trips.
 #include <doctest/doctest.h>
 
 #include <cmath>

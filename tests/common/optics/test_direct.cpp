@@ -42,8 +42,8 @@ void check_channel_sums(const GuardedFrame& frame, double flux, double fraction,
   }
 }
 
-// DESIGN section 10 starts this budget at 1e-9; measured: 2.2e-16 (docs/accuracy/psf.md), so
-// the tests hold it to 1e-12 (the double sums of up to 2e5 pixels stay well inside that).
+// docs/design.md section 10 starts this budget at 1e-9; measured: 2.2e-16 (docs/accuracy/psf.md),
+// so the tests hold it to 1e-12 (the double sums of up to 2e5 pixels stay well inside that).
 constexpr double kSumBudget = 1e-12;
 
 TEST_CASE("isolated star, direct: pixel sum = flux x E(support) to 1e-12") {

@@ -343,8 +343,8 @@ TEST_CASE("direct pixel rule: thresholds grow with beta and fall with the order"
     CHECK(low.min_radius_sq[k] - low.alpha_sq < high.min_radius_sq[k] - high.alpha_sq);
 }
 
-// Isolated stars over the PSF shapes: the pixel sum is flux x E(support) (DESIGN section 10,
-// 1e-9; held to 1e-12 as the other direct tests).
+// Isolated stars over the PSF shapes: the pixel sum is flux x E(support) (docs/design.md section
+// 10, 1e-9; held to 1e-12 as the other direct tests).
 TEST_CASE("isolated star, direct, over PSF shapes: pixel sum = flux x E(support)") {
   for (const Shape& shape : kShapes) {
     const Moffat psf = moffat_from_fwhm(shape.fwhm, shape.beta);

@@ -1,4 +1,4 @@
-// Event classes on each boundary of DESIGN section 5, with thresholds computed from the
+// Event classes on each boundary of docs/design.md section 5, with thresholds computed from the
 // independent long-double Moffat and a Cartesian quadrature of the peak pixel.
 #include <doctest/doctest.h>
 

@@ -1,7 +1,7 @@
 // The azimuth series (azimuth_series.h) against the independent long-double quadrature
-// (DESIGN §10's 1e-10 rad) and against the closed form it was fitted to (1e-13 relative, plus
-// the closed form's own rounding near the critical angle), and the spacetime's rays with the
-// series against its rays with the closed form.
+// (docs/design.md section 10's 1e-10 rad) and against the closed form it was fitted to (1e-13
+// relative, plus the closed form's own rounding near the critical angle), and the spacetime's rays
+// with the series against its rays with the closed form.
 #include <doctest/doctest.h>
 
 #include <algorithm>

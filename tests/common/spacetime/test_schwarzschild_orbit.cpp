@@ -1,6 +1,6 @@
 // The closed-form Schwarzschild deflection against an independent long-double quadrature
-// (orbit_reference.h): DESIGN §10's budget of 1e-10 rad for escaping rays away from the
-// critical angle, and the capture decision on both sides of it.
+// (orbit_reference.h): docs/design.md section 10's budget of 1e-10 rad for escaping rays away from
+// the critical angle, and the capture decision on both sides of it.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -14,7 +14,7 @@ namespace sw = starlens::schwarzschild;
 
 namespace {
 
-constexpr double kBudget = 1e-10;  // DESIGN §10
+constexpr double kBudget = 1e-10;  // docs/design.md section 10
 
 }  // namespace
 

@@ -1,6 +1,6 @@
 #pragma once
-// Lens meshes for the producer's tests, made here from DESIGN section 3's formulas (not from
-// the trace stage): a pinhole camera, a regular grid of two triangles per cell, and each
+// Lens meshes for the producer's tests, made here from docs/design.md section 3's formulas (not
+// from the trace stage): a pinhole camera, a regular grid of two triangles per cell, and each
 // vertex's source direction from a spacetime.
 #include <cmath>
 #include <functional>

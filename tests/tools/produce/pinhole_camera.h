@@ -1,5 +1,5 @@
 #pragma once
-// DESIGN section 3's pinhole camera, written out here for the tests (independently of the
+// docs/design.md section 3's pinhole camera, written out here for the tests (independently of the
 // lens-map module's camera): forward f, up = ICRS north projected normal to f, right = f x u.
 #include <array>
 #include <cmath>
@@ -9,7 +9,7 @@
 
 namespace starlens::produce::testing {
 
-// DESIGN section 3's pinhole camera looking along `forward`, with ICRS north up.
+// docs/design.md section 3's pinhole camera looking along `forward`, with ICRS north up.
 struct PinholeCamera {
   Vec3 forward;
   Vec3 right;

@@ -1,5 +1,5 @@
 // Checks an event stream against references computed here, independently of the producer:
-// DESIGN's pinhole camera (pinhole_camera.h), exact Schwarzschild images found
+// the design's pinhole camera (pinhole_camera.h), exact Schwarzschild images found
 // by bisection on the spacetime's ray map, and each star's unlensed colour by exact
 // integration (colour/observed_colour.h). Prints what it measured; exits 1 on a failure.
 //   minkowski EVENTS STARS.csv --bh-ra --bh-dec --fov --width --height [--band]

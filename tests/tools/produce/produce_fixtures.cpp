@@ -111,7 +111,7 @@ struct GridMapOptions {
   std::uint32_t width = 256, height = 256;
 };
 
-// DESIGN section 3's base grid without refinement or orientation checks: every triangle
+// docs/design.md section 3's base grid without refinement or orientation checks: every triangle
 // whose vertices escaped and whose source edges are below max_source is kept.
 void write_grid_lensmap(const std::string& output, const GridMapOptions& o) {
   const Vec3 hole = unit_vector_from_angles(o.bh_ra * kDegree, o.bh_dec * kDegree);

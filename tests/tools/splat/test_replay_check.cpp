@@ -1,6 +1,6 @@
 // check_gpu_replay_output (tools/splat/replay_check.h): what a replay of a GPU run accepts as
 // its recorded frame. The frames here differ from the recorded one by known amounts, so the
-// verdicts follow from the budget (DESIGN section 10), not from the code under test.
+// verdicts follow from the budget (docs/design.md section 10), not from the code under test.
 #include <doctest/doctest.h>
 #include <unistd.h>
 

@@ -1,6 +1,6 @@
-// DESIGN §10: a star's image position from the mesh's linear inverse mapping (gnomonic
-// barycentric weights in its source triangle, the producer's method) against the exact map,
-// at 10^5 random image points outside dropped triangles: at least 99.9% within --mesh-tol.
+// docs/design.md section 10: a star's image position from the mesh's linear inverse mapping
+// (gnomonic barycentric weights in its source triangle, the producer's method) against the exact
+// map, at 10^5 random image points outside dropped triangles: at least 99.9% within --mesh-tol.
 #include <doctest/doctest.h>
 
 #include <algorithm>

@@ -1,5 +1,5 @@
-// The mesh next to the shadow (DESIGN section 3): random image points in the band within 15 px
-// of the shadow's edge, each classified by its image order from the independent reference
+// The mesh next to the shadow (docs/design.md section 3): random image points in the band within 15
+// px of the shadow's edge, each classified by its image order from the independent reference
 // quadrature (tests/common/spacetime/orbit_reference.h) and by its distance from the edge: none of
 // order 1 further than 0.5 px from the edge, nor of order 2 further than 1 px, may lie outside
 // the kept triangles (points within 0.2 px of a critical curve aside).

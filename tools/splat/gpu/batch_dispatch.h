@@ -1,7 +1,8 @@
 #pragma once
 // The kernels of one batch, queued on the compute stream with a mark after each: the prepare
 // kernel, the atomic or tile kernels of the batch's strategy for its cached events (in rounds
-// that fit the tile scratch), and the direct kernel for its direct events (DESIGN section 6).
+// that fit the tile scratch), and the direct kernel for its direct events (docs/design.md section
+// 6).
 #include <cstdint>
 #include <memory>
 

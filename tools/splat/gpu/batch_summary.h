@@ -10,7 +10,8 @@
 
 namespace starlens {
 
-constexpr std::uint32_t kCentreTile = 32;  // px, DESIGN section 5 ("occupied 32 px centre tiles")
+constexpr std::uint32_t kCentreTile =
+    32;  // px, docs/design.md section 5 ("occupied 32 px centre tiles")
 
 struct BatchSummary {
   std::uint64_t events = 0;

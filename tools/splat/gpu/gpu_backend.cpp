@@ -1,4 +1,4 @@
-// The GPU splat backend (DESIGN section 6): counts events by class, hands them to the
+// The GPU splat backend (docs/design.md section 6): counts events by class, hands them to the
 // SplatEngine, and reports device, timings, contributions and the adaptive choices.
 #include <algorithm>
 #include <array>

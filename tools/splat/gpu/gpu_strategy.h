@@ -1,5 +1,5 @@
 #pragma once
-// The GPU splat strategies (DESIGN section 6) and the adaptive selector that picks one per
+// The GPU splat strategies (docs/design.md section 6) and the adaptive selector that picks one per
 // batch from how densely the batch's event centres crowd the screen.
 #include <cstdint>
 #include <optional>

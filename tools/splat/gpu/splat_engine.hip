@@ -1,4 +1,4 @@
-// The GPU splat engine's two-slot streaming pipeline (DESIGN section 6): events are staged
+// The GPU splat engine's two-slot streaming pipeline (docs/design.md section 6): events are staged
 // into one pinned slot while the other's batch is uploaded and accumulated; batch_dispatch.h
 // queues each batch's kernels, gpu_device.h picks the device.
 #include <algorithm>
