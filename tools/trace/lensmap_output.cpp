@@ -20,9 +20,8 @@ constexpr std::uint64_t kRowsPerGather = 4 * kRowsPerBlock;
 
 // Runs gather(group, buffer, all_threads) and write(group, buffer) for groups 0 .. count - 1,
 // writing in group order on this thread (the only one that calls HDF5) while a second thread
-// gathers the next group into the other buffer: HDF5's writes (~0.09 s for the benchmark's
-// map) then hide the gathers (~0.035 s on two threads). An exception on either thread is
-// rethrown here once both are done.
+// gathers the next group into the other buffer: HDF5's writes, the longer of the two, then
+// hide the gathers. An exception on either thread is rethrown here once both are done.
 template <typename Buffer, typename Gather, typename Write>
 void gather_while_writing(std::uint64_t count, const Gather& gather, const Write& write) {
   if (count == 0) return;
@@ -68,8 +67,7 @@ struct TriangleRows {
 };
 
 // The file's pages are handed to the disk as they are written (start_writeback), so that the
-// fsync at the end waits for the last part only: the disk here took 0.1-0.6 s for the 230 MB
-// of the benchmark's map.
+// fsync at the end waits for the last part only.
 void write_vertices(LensmapWriter& writer, const RefinedMesh& mesh,
                     const FillVector<std::uint32_t>& renumbered, std::uint64_t used,
                     const std::filesystem::path& path) {

@@ -118,11 +118,9 @@ void MeshRefiner::trace_new_vertices() {
 
 // The pass's conforming splits, in order, on one thread (the mesh's numbering depends on it):
 // `visits` lists the triangles to split (t >= 0) and the drops to count as early (~t). The
-// vertices they make are traced by all threads at the start of the next pass. (Tracing them
-// on the other threads while the splits went on, as they appeared, made the splits take twice
-// as long on the 2-vCPU benchmark machine in some hours: 0.62-0.64 s against 0.32-0.34 s alone,
-// with 0.11 s of tracing after them; in others the two tied. docs/benchmarks/trace.md, sixth
-// round.)
+// vertices they make are traced by all threads at the start of the next pass: tracing them on
+// the other threads while the splits go on slows the splits down as much as it saves, on two
+// cores (docs/benchmarks/trace.md).
 void MeshRefiner::split_in_order(const std::vector<std::int32_t>& visits,
                                  std::vector<std::int32_t>& created) {
   created.clear();

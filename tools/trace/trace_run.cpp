@@ -54,8 +54,8 @@ void record_parameters(Manifest& manifest, const TraceSetup& setup, int threads)
 
 void record_counts(Manifest& manifest, const RefinedMesh& mesh) {
   auto& c = manifest.counts();
-  // Sums and extremes over millions of entries, on all threads (on one they took ~20 ms, in
-  // the part of the run that only waits for the output's hash otherwise).
+  // Sums and extremes over millions of entries, on all threads (on one they would lengthen the
+  // part of the run that otherwise only waits for the output's hash).
   std::int64_t vertices = 0, mirrored = 0;
   double mu_min = std::numeric_limits<double>::infinity(), mu_max = -mu_min;
   const auto vertex_slots = static_cast<std::int64_t>(mesh.used.size());
@@ -169,7 +169,7 @@ int run_trace(const TraceOptions& options, int argc, char** argv) {
   const std::int64_t kept_triangles = static_cast<std::int64_t>(mesh.kept.size());
   const std::int64_t shadow_triangles = mesh.shadow_triangles;
   // The mesh's memory back to the system now, while the hash runs, rather than when the
-  // process exits (the kernel's unmapping of ~1 GB took ~50 ms there, after everything else).
+  // process exits (where the kernel's unmapping would come after everything else).
   mesh = RefinedMesh{};
   malloc_trim(0);
   manifest.add_timings(times);

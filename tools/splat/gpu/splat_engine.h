@@ -24,9 +24,8 @@ struct GpuEngineOptions {
   AdaptiveThresholds thresholds = default_adaptive_thresholds();
   bool all_direct = false;
   // 2^22: the per-batch scan, the kernels' tails and the per-work-item set-up of the tile
-  // kernels are amortised over more events (2^20 -> 2^21: cached kernels 39.8 -> 43.7 G/s
-  // uniform; 2^21 -> 2^22: cached +3.5%, direct kernel -11%; docs/gpu.md). Memory: 2 pinned
-  // slots of 2^22 events and direct indices (0.5 GB), about 2.5 GB on the device (docs/gpu.md).
+  // kernels are amortised over more events (docs/gpu.md, "Measured choices"). Memory: 2 pinned
+  // slots of 2^22 events and direct indices, and the device buffers (docs/gpu.md, "Memory").
   std::uint32_t batch_events = 1 << 22;  // events per GPU batch (several stream chunks)
   // Tile references per binning round (raised to the tile count if below it); batches
   // with more are split into rounds. 0: as many as a full batch can make at the bound per
