@@ -8,54 +8,11 @@
 #include <random>
 
 #include "mesh_fixture.h"
+#include "triangle_lookup.h"
 
 using namespace starlens;
 
 namespace {
-
-// Triangles by the 8-px cells their pixel bounding box touches, to find the one under a point.
-class TriangleIndex {
- public:
-  TriangleIndex(const test::TracedMap& map, double width, double height)
-      : map_(map),
-        columns_(static_cast<int>(width / kCell) + 2),
-        rows_(static_cast<int>(height / kCell) + 2),
-        cells_(columns_ * rows_) {
-    for (std::size_t t = 0; t < map.triangles.size(); ++t) {
-      double x0 = 1e300, x1 = -1e300, y0 = 1e300, y1 = -1e300;
-      for (auto v : map.triangles[t].v) {
-        x0 = std::min(x0, map.vertices[v].x), x1 = std::max(x1, map.vertices[v].x);
-        y0 = std::min(y0, map.vertices[v].y), y1 = std::max(y1, map.vertices[v].y);
-      }
-      for (int j = cell(y0, rows_); j <= cell(y1, rows_); ++j)
-        for (int i = cell(x0, columns_); i <= cell(x1, columns_); ++i)
-          cells_[j * columns_ + i].push_back(static_cast<std::uint32_t>(t));
-    }
-  }
-  // The kept triangle containing (x, y) and its pixel-space barycentric weights, or -1.
-  long find(double x, double y) const {
-    for (std::uint32_t t : cells_[cell(y, rows_) * columns_ + cell(x, columns_)]) {
-      const auto& v = map_.triangles[t].v;
-      const auto& a = map_.vertices[v[0]];
-      const auto& b = map_.vertices[v[1]];
-      const auto& c = map_.vertices[v[2]];
-      const double wa = (b.x - x) * (c.y - y) - (c.x - x) * (b.y - y);
-      const double wb = (c.x - x) * (a.y - y) - (a.x - x) * (c.y - y);
-      const double wc = (a.x - x) * (b.y - y) - (b.x - x) * (a.y - y);
-      if (wa >= 0 && wb >= 0 && wc >= 0) return t;
-    }
-    return -1;
-  }
-
- private:
-  static constexpr double kCell = 8;
-  int cell(double v, int count) const {
-    return std::clamp(static_cast<int>(std::floor(v / kCell)), 0, count - 1);
-  }
-  const test::TracedMap& map_;
-  int columns_, rows_;
-  std::vector<std::vector<std::uint32_t>> cells_;
-};
 
 double determinant(const Vec3& a, const Vec3& b, const Vec3& c) {
   return dot(a, cross(b, c));
@@ -80,7 +37,7 @@ std::array<double, 2> linear_inverse(const test::TracedMap& map, long t, const V
 
 void check_mesh_quality(const test::MapSetup& setup, const char* label) {
   const auto map = test::trace_map(setup);
-  const TriangleIndex index(map, setup.width, setup.height);
+  const test::TriangleLookup index(map, setup.width, setup.height, 8);
   std::mt19937_64 random(12345);
   std::uniform_real_distribution<double> along_x(0, setup.width), along_y(0, setup.height);
   std::vector<double> errors;

@@ -14,53 +14,11 @@
 #include "../../common/spacetime/orbit_reference.h"
 #include "mesh_fixture.h"
 #include "spacetime/schwarzschild_orbit.h"
+#include "triangle_lookup.h"
 
 using namespace starlens;
 
 namespace {
-
-// Kept triangles by 2-px cells of their pixel bounding boxes.
-class Cover {
- public:
-  explicit Cover(const test::TracedMap& map, double width, double height)
-      : map_(map),
-        columns_(static_cast<int>(width / kCell) + 2),
-        rows_(static_cast<int>(height / kCell) + 2),
-        cells_(columns_ * rows_) {
-    for (std::size_t t = 0; t < map.triangles.size(); ++t) {
-      double x0 = 1e300, x1 = -1e300, y0 = 1e300, y1 = -1e300;
-      for (auto v : map.triangles[t].v) {
-        x0 = std::min(x0, map.vertices[v].x), x1 = std::max(x1, map.vertices[v].x);
-        y0 = std::min(y0, map.vertices[v].y), y1 = std::max(y1, map.vertices[v].y);
-      }
-      for (int j = cell(y0, rows_); j <= cell(y1, rows_); ++j)
-        for (int i = cell(x0, columns_); i <= cell(x1, columns_); ++i)
-          cells_[j * columns_ + i].push_back(static_cast<std::uint32_t>(t));
-    }
-  }
-  bool covered(double x, double y) const {
-    for (std::uint32_t t : cells_[cell(y, rows_) * columns_ + cell(x, columns_)]) {
-      const auto& v = map_.triangles[t].v;
-      const auto& a = map_.vertices[v[0]];
-      const auto& b = map_.vertices[v[1]];
-      const auto& c = map_.vertices[v[2]];
-      if ((b.x - x) * (c.y - y) - (c.x - x) * (b.y - y) >= 0 &&
-          (c.x - x) * (a.y - y) - (a.x - x) * (c.y - y) >= 0 &&
-          (a.x - x) * (b.y - y) - (b.x - x) * (a.y - y) >= 0)
-        return true;
-    }
-    return false;
-  }
-
- private:
-  static constexpr double kCell = 2;
-  int cell(double v, int count) const {
-    return std::clamp(static_cast<int>(std::floor(v / kCell)), 0, count - 1);
-  }
-  const test::TracedMap& map_;
-  int columns_, rows_;
-  std::vector<std::vector<std::uint32_t>> cells_;
-};
 
 // Distance in pixels from the point at psi (radius r px from the image centre, pinhole focal
 // length F) to the nearest critical curve phi = n pi, from the reference's slope there
@@ -84,7 +42,7 @@ TEST_CASE("the mesh keeps the images of orders 1 and 2 next to the shadow") {
   test::MapSetup setup;       // r_obs 30, hole straight ahead, pinhole 60 deg, 480 x 270
   setup.mesh.max_depth = 12;  // starlens-trace's default
   const auto map = test::trace_map(setup);
-  const Cover cover(map, setup.width, setup.height);
+  const test::TriangleLookup cover(map, setup.width, setup.height, 2);
   const double focal = map.camera->focal_length();
   const double critical = schwarzschild::critical_angle(setup.r_obs);
   const double edge_px = focal * std::tan(critical);  // the shadow's radius in pixels
@@ -106,7 +64,7 @@ TEST_CASE("the mesh keeps the images of orders 1 and 2 next to the shadow") {
     const int bin = static_cast<int>(std::lower_bound(std::begin(bins), std::end(bins), distance) -
                                      std::begin(bins));
     ++total[order][bin];
-    if (cover.covered(x, y)) continue;
+    if (cover.find(x, y) >= 0) continue;
     // Lost: at a critical curve (the orientation criterion drops the triangles astride one,
     // a strip about two maximum-depth triangles wide), or not.
     if (bin > 0 && critical_curve_distance_px(setup.r_obs, psi, *phi, r, focal) < 0.2)
