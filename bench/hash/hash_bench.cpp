@@ -42,8 +42,8 @@ std::uint64_t peak_rss_bytes() {
   return std::uint64_t(usage.ru_maxrss) * 1024;
 }
 
-void report(const std::string& what, std::uint64_t bytes, double seconds,
-            const std::string& digest, double finish_seconds = 0) {
+void report(const std::string& what, std::uint64_t bytes, double seconds, const std::string& digest,
+            double finish_seconds = 0) {
   const nlohmann::json line = {{"what", what},
                                {"finish_seconds", finish_seconds},
                                {"bytes", bytes},
