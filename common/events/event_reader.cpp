@@ -227,6 +227,23 @@ struct EventReader::State {
     }
     ended = true;
   }
+
+  // The next chunk's events into `events`, its checks done now or left to check_chunk
+  // (`defer`); false after the end chunk. `checksum`: the chunk header's.
+  bool next_chunk(std::vector<StarEvent>& events, ChunkInfo& info, bool defer,
+                  std::uint64_t& checksum) {
+    if (ended) {
+      events.clear();
+      return false;
+    }
+    const ChunkHeader chunk = read_chunk_header();
+    events.resize(chunk.count);
+    defer_checks = defer;
+    const std::uint32_t count = read_payload(chunk, events.data(), info);
+    defer_checks = false;
+    checksum = chunk.checksum;
+    return count > 0;
+  }
 };
 
 EventReader::EventReader(const std::string& path, StreamHash hash)
@@ -261,30 +278,13 @@ const StreamHeader& EventReader::header() const {
 }
 
 bool EventReader::next_chunk(std::vector<StarEvent>& events, ChunkInfo& info) {
-  State& s = *state_;
-  if (s.ended) {
-    events.clear();
-    return false;
-  }
-  const ChunkHeader chunk = s.read_chunk_header();
-  events.resize(chunk.count);
-  return s.read_payload(chunk, events.data(), info) > 0;
+  std::uint64_t checksum = 0;
+  return state_->next_chunk(events, info, false, checksum);
 }
 
 bool EventReader::next_chunk_unchecked(std::vector<StarEvent>& events, ChunkInfo& info,
                                        std::uint64_t& checksum) {
-  State& s = *state_;
-  if (s.ended) {
-    events.clear();
-    return false;
-  }
-  const ChunkHeader chunk = s.read_chunk_header();
-  events.resize(chunk.count);
-  s.defer_checks = true;
-  const std::uint32_t count = s.read_payload(chunk, events.data(), info);
-  s.defer_checks = false;
-  checksum = chunk.checksum;
-  return count > 0;
+  return state_->next_chunk(events, info, true, checksum);
 }
 
 void EventReader::check_chunk(std::span<const StarEvent> events, const ChunkInfo& info,
