@@ -24,6 +24,7 @@
 #include "producer.h"
 #include "spacetime/schwarzschild.h"
 #include "spacetime/schwarzschild_orbit.h"
+#include "store_fixture.h"
 
 using namespace starlens;
 using namespace starlens::produce;
@@ -120,12 +121,7 @@ struct Fixture {
     std::sort(records.begin(), records.end());
     for (const auto& r : records)
       stars.push_back(unit_vector_from_angles(r.ra_deg * kDegree, r.dec_deg * kDegree));
-    catalog::StoreDescription description;
-    description.band = catalog::band_by_name("V", "--band");
-    description.teff_relation = "given";
-    catalog::StoreWriter writer(store_path, store_path.string(), 4, description);
-    writer.append(records);
-    writer.finish();
+    write_store(store_path, records, 4);
   }
   ~Fixture() { std::filesystem::remove_all(directory); }
 };

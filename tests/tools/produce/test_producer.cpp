@@ -16,6 +16,7 @@
 #include "optics/event_class.h"
 #include "producer.h"
 #include "spacetime/minkowski.h"
+#include "store_fixture.h"
 
 using namespace starlens;
 using namespace starlens::produce;
@@ -85,12 +86,7 @@ struct Fixture {
     std::sort(records.begin(), records.end());
     for (const auto& r : records)
       stars.push_back(unit_vector_from_angles(r.ra_deg * kDegree, r.dec_deg * kDegree));
-    catalog::StoreDescription description;
-    description.band = catalog::band_by_name("V", "--band");
-    description.teff_relation = "given";
-    catalog::StoreWriter writer(store_path, store_path.string(), 4, description);
-    writer.append(records);
-    writer.finish();
+    write_store(store_path, records, 4);
   }
   ~Fixture() { std::filesystem::remove_all(directory); }
 
