@@ -64,6 +64,10 @@ void write_attributes(const h5::File& file, const LensmapAttributes& a) {
   h5::write_attribute(file, "bh_frame", a.bh_frame);
   h5::write_attribute(file, "projection", a.projection);
   h5::write_attribute(file, "ray_azimuth", a.ray_azimuth);
+  h5::write_attribute(file, "observer", a.observer);
+  h5::write_attribute(file, "observer_vx", a.observer_velocity[0]);
+  h5::write_attribute(file, "observer_vy", a.observer_velocity[1]);
+  h5::write_attribute(file, "observer_vz", a.observer_velocity[2]);
   h5::write_attribute(file, "width", a.width);
   h5::write_attribute(file, "height", a.height);
   h5::write_attribute(file, "mesh_max_depth", a.mesh_max_depth);
@@ -99,6 +103,21 @@ LensmapAttributes read_attributes(const h5::File& file) {
   a.projection = h5::read_string_attribute(file, "projection");
   if (h5::has_attribute(file, "ray_azimuth"))
     a.ray_azimuth = h5::read_string_attribute(file, "ray_azimuth");
+  if (h5::has_attribute(file, "observer")) {
+    a.observer = h5::read_string_attribute(file, "observer");
+    if (a.observer != "static" && a.observer != "infall" && a.observer != "orbit" &&
+        a.observer != "velocity")
+      throw_input_error(file.path, "attribute observer",
+                        "'" + a.observer + "' is not static, infall, orbit or velocity");
+    const char* components[] = {"observer_vx", "observer_vy", "observer_vz"};
+    for (int k = 0; k < 3; ++k)
+      a.observer_velocity[k] = h5::read_double_attribute(file, components[k]);
+    double speed_sq = 0;
+    for (const double c : a.observer_velocity) speed_sq += c * c;
+    if (!(speed_sq < 1))
+      throw_input_error(file.path, "attribute observer_vx/vy/vz",
+                        "the camera's speed is not below the speed of light");
+  }
   a.width = h5::read_int_attribute(file, "width");
   a.height = h5::read_int_attribute(file, "height");
   a.mesh_max_depth = h5::read_int_attribute(file, "mesh_max_depth");

@@ -33,6 +33,11 @@ struct LensmapAttributes {
   double look_dlon_deg = 0, look_dlat_deg = 0;
   double look_ra_deg = 0, look_dec_deg = 0;  // the camera's forward direction in ICRS
   double roll_deg = 0;
+  // The camera's motion (spacetime/observer_motion.h): "static" (also maps written before the
+  // attributes existed), "infall", "orbit" or "velocity", and its velocity in units of c along
+  // the ICRS axes of the static observer's frame.
+  std::string observer = "static";
+  Vec3 observer_velocity{0, 0, 0};
   std::string projection;  // "pinhole" | "equirect" | "fisheye"
   double fov_deg = 0;
   std::int64_t width = 0, height = 0;

@@ -99,4 +99,13 @@ PointImage PointLens::image(const Vec3& source, int order, double psi_guess) con
   return result;
 }
 
+Vec3 PointLens::image_direction(const Vec3& source, int order, double psi) const {
+  // e: the unit vector normal to h toward the source, from cross products (exact near +-h).
+  const Vec3 axis = vec::cross(hole_, source);
+  Vec3 e = vec::normalized(vec::cross(axis, hole_));
+  if (order % 2 != 0) e = vec::scaled(-1, e);
+  return vec::normalized(
+      vec::plus(vec::scaled(std::cos(psi), hole_), vec::scaled(std::sin(psi), e)));
+}
+
 }  // namespace starlens::schwarzschild

@@ -13,6 +13,7 @@
 // interpolated image), Newton's method on phi finds the image's psi; sin(gamma) = |s x h| is
 // the star's own, so the result is the point value at the star's exact image, not an average
 // over a triangle of the map.
+#include <cmath>
 #include <cstdint>
 
 #include "sky/frames.h"
@@ -52,6 +53,12 @@ class PointLens {
   // starting angle psi_guess. converged is false (and mu NaN) when Newton's iteration leaves
   // the escaping rays or does not settle.
   PointImage image(const Vec3& source, int order, double psi_guess) const;
+  // The camera ray direction of the image of order `order` at angle psi of the star in
+  // direction `source`: in the plane of the source and h, on the source's side of h for even
+  // orders and the other side for odd ones (undefined for a source on the axis).
+  Vec3 image_direction(const Vec3& source, int order, double psi) const;
+  // nu_obs / nu_inf for the static observer: 1 / sqrt(1 - 2 / r_obs).
+  double frequency_ratio() const { return 1 / std::sqrt(1 - 2 / r_obs_); }
 
  private:
   double r_obs_;

@@ -4,6 +4,7 @@
 
 #include "core/errors.h"
 #include "spacetime/minkowski.h"
+#include "spacetime/moving_observer.h"
 #include "spacetime/schwarzschild.h"
 
 namespace starlens {
@@ -25,10 +26,17 @@ RayAzimuth parse_ray_azimuth(const std::string& name) {
 
 std::unique_ptr<Spacetime> make_spacetime(const std::string& name, const Observer& observer,
                                           RayAzimuth azimuth) {
-  if (name == "minkowski") return std::make_unique<MinkowskiSpacetime>();
-  if (name == "schwarzschild") return std::make_unique<SchwarzschildSpacetime>(observer, azimuth);
-  throw_input_error("(arguments)", "--spacetime",
-                    "unknown spacetime '" + name + "' (minkowski or schwarzschild)");
+  std::unique_ptr<Spacetime> at_rest;
+  if (name == "minkowski") {
+    at_rest = std::make_unique<MinkowskiSpacetime>();
+  } else if (name == "schwarzschild") {
+    at_rest = std::make_unique<SchwarzschildSpacetime>(observer, azimuth);
+  } else {
+    throw_input_error("(arguments)", "--spacetime",
+                      "unknown spacetime '" + name + "' (minkowski or schwarzschild)");
+  }
+  if (!observer.motion.moving()) return at_rest;
+  return std::make_unique<MovingObserverSpacetime>(std::move(at_rest), observer.motion);
 }
 
 }  // namespace starlens

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sky/frames.h"
+#include "spacetime/observer_motion.h"
 
 namespace starlens {
 
@@ -29,10 +30,12 @@ const char* ray_azimuth_name(RayAzimuth azimuth);
 // Throws InputError naming --ray-azimuth for another name.
 RayAzimuth parse_ray_azimuth(const std::string& name);
 
-// A static observer at radius r_obs who sees the hole in direction hole_direction.
+// An observer at radius r_obs who sees the hole in direction hole_direction (as the static
+// observer there sees it), at rest or moving through that place.
 struct Observer {
   double r_obs = 0;
   Vec3 hole_direction{1, 0, 0};
+  ObserverMotion motion;
 };
 
 class Spacetime {
@@ -52,7 +55,8 @@ class Spacetime {
 // The names accepted by make_spacetime (for --spacetime and messages).
 const std::vector<std::string>& spacetime_names();
 // Throws InputError naming the field when the name is unknown or the observer is invalid for
-// that spacetime (Schwarzschild needs r_obs > 3M: outside the photon sphere).
+// that spacetime (Schwarzschild needs r_obs > 3M: outside the photon sphere). A moving
+// observer's spacetime is the static one seen through the motion (moving_observer.h).
 std::unique_ptr<Spacetime> make_spacetime(const std::string& name, const Observer& observer,
                                           RayAzimuth azimuth = RayAzimuth::series);
 

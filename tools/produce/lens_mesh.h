@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sky/frames.h"
+#include "spacetime/observer_motion.h"
 #include "spacetime/schwarzschild_point_lens.h"
 
 namespace starlens::produce {
@@ -33,13 +34,19 @@ struct LensMesh {
   std::vector<std::int8_t> parity;
 
   // The exact point magnification of each image (point_magnification.h), for a Schwarzschild
-  // map; null otherwise (then an image has its triangle's mu). With it, per vertex its ray's
-  // angle psi from the hole (NaN unless escaped), and per triangle its image order and an
-  // upper bound of the point magnification over it.
+  // map; null otherwise. With it, per vertex its ray's angle psi from the hole (NaN unless
+  // escaped). Per triangle, for a Schwarzschild map or a moving camera in flat space (whose
+  // images also get point values), its image order and an upper bound of the point
+  // magnification over it; empty otherwise (then an image has its triangle's mu).
   std::shared_ptr<const schwarzschild::PointLens> point_lens;
   std::vector<double> psi;
   std::vector<std::uint8_t> order;
   std::vector<double> max_point_mu;
+  // The camera's motion (the lens map's observer velocity). With it, per triangle (when the
+  // images get point values) a bound of the frequency ratio g over it: the point value can
+  // exceed its vertices' largest.
+  ObserverMotion motion;
+  std::vector<double> max_g;
 
   std::size_t triangle_count() const { return triangles.size(); }
 };

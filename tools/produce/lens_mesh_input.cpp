@@ -59,6 +59,7 @@ LensMesh load_lens_mesh(const LensmapReader& reader, const std::string& path,
       mesh.parity.push_back(t.parity);
     }
   }
+  mesh.motion = ObserverMotion(attributes.observer_velocity, "observer_vx/vy/vz");
   add_point_magnification(mesh, attributes, path);
   return mesh;
 }

@@ -50,19 +50,64 @@ double sin_angle_to_spherical_triangle(const Vec3& q, const Vec3& s0, const Vec3
       {sin_angle_to_arc(q, s0, s1), sin_angle_to_arc(q, s1, s2), sin_angle_to_arc(q, s2, s0)});
 }
 
+namespace {
+
+// The smallest Doppler factor D = gamma (1 + v . n) over a triangle whose vertices' static
+// directions are n0, n1, n2: D is gamma |v|-Lipschitz in n, and every direction of the
+// triangle lies within its longest edge chord of a vertex. Likewise the largest.
+struct DopplerRange {
+  double low, high;
+};
+DopplerRange doppler_range(const ObserverMotion& motion, const Vec3& n0, const Vec3& n1,
+                           const Vec3& n2) {
+  const double d0 = motion.doppler_of_static(n0), d1 = motion.doppler_of_static(n1),
+               d2 = motion.doppler_of_static(n2);
+  const double chord = std::max({vec::norm(vec::minus(n0, n1)), vec::norm(vec::minus(n1, n2)),
+                                 vec::norm(vec::minus(n2, n0))});
+  const double reach = motion.gamma() * motion.speed() * chord;
+  return {std::min({d0, d1, d2}) - reach, std::max({d0, d1, d2}) + reach};
+}
+
+// A moving camera in flat space: the image of a star in direction s is at the camera
+// direction of s, with mu = 1 / D^2 and g = D (D of s); order 0 everywhere.
+void add_flat_motion_bounds(LensMesh& mesh) {
+  const auto triangles = static_cast<std::int64_t>(mesh.triangles.size());
+  mesh.order.assign(mesh.triangles.size(), 0);
+  mesh.max_point_mu.assign(mesh.triangles.size(), kInfinity);
+  mesh.max_g.assign(mesh.triangles.size(), kInfinity);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t t = 0; t < triangles; ++t) {
+    const auto& v = mesh.triangles[t];
+    const DopplerRange d = doppler_range(mesh.motion, mesh.direction[v[0]], mesh.direction[v[1]],
+                                         mesh.direction[v[2]]);
+    if (d.low > 0) mesh.max_point_mu[t] = 1 / (d.low * d.low);
+    mesh.max_g[t] = d.high;
+  }
+}
+
+}  // namespace
+
 void add_point_magnification(LensMesh& mesh, const LensmapAttributes& attributes,
                              const std::string& path) {
-  if (attributes.spacetime != "schwarzschild") return;
+  if (attributes.spacetime != "schwarzschild") {
+    if (mesh.motion.moving()) add_flat_motion_bounds(mesh);
+    return;
+  }
   const Camera camera = lensmap_camera(attributes, path);
+  const ObserverMotion& motion = mesh.motion;
   const Vec3 hole = lensmap_hole_direction(attributes, path);
   auto lens = std::make_shared<const schwarzschild::PointLens>(attributes.r_obs, hole);
   const auto vertices = static_cast<std::int64_t>(mesh.xy.size());
   mesh.psi.assign(mesh.xy.size(), kNaN);
   std::vector<double> azimuth(mesh.xy.size(), kNaN), a_factor(mesh.xy.size(), kNaN);
+  // The vertices' static directions (where the camera moves: the Doppler bounds).
+  std::vector<Vec3> at_rest(motion.moving() ? mesh.xy.size() : 0);
 #pragma omp parallel for schedule(static)
   for (std::int64_t v = 0; v < vertices; ++v) {
     if (!std::isfinite(mesh.direction[v][0])) continue;
-    const double psi = lens->psi_of(camera.direction(mesh.xy[v][0], mesh.xy[v][1]));
+    const Vec3 direction = motion.static_direction(camera.direction(mesh.xy[v][0], mesh.xy[v][1]));
+    if (motion.moving()) at_rest[v] = direction;
+    const double psi = lens->psi_of(direction);
     if (!(psi > lens->critical_angle())) continue;
     double slope = 0;
     lens->series().azimuth_and_derivative(psi, azimuth[v], slope);
@@ -72,10 +117,17 @@ void add_point_magnification(LensMesh& mesh, const LensmapAttributes& attributes
   const auto triangles = static_cast<std::int64_t>(mesh.triangles.size());
   mesh.order.assign(mesh.triangles.size(), 0);
   mesh.max_point_mu.assign(mesh.triangles.size(), kInfinity);
+  if (motion.moving()) mesh.max_g.assign(mesh.triangles.size(), kInfinity);
   const Vec3 behind = vec::scaled(-1, hole);
 #pragma omp parallel for schedule(static)
   for (std::int64_t t = 0; t < triangles; ++t) {
     const auto& v = mesh.triangles[t];
+    double motion_factor = 1;  // the largest 1 / D^2 over the triangle
+    if (motion.moving()) {
+      const DopplerRange d = doppler_range(motion, at_rest[v[0]], at_rest[v[1]], at_rest[v[2]]);
+      motion_factor = d.low > 0 ? 1 / (d.low * d.low) : kInfinity;
+      mesh.max_g[t] = lens->frequency_ratio() * d.high;
+    }
     double mean_azimuth = 0, largest_a = 0, low_psi = kInfinity, high_psi = -kInfinity;
     bool usable = true;
     for (const std::uint32_t k : v) {
@@ -101,7 +153,8 @@ void add_point_magnification(LensMesh& mesh, const LensmapAttributes& attributes
                                  : std::min(sin_angle_to_spherical_triangle(hole, s0, s1, s2),
                                             sin_angle_to_spherical_triangle(behind, s0, s1, s2));
     if (sin_gamma > 0)
-      mesh.max_point_mu[t] = largest_a * (1 + kBoundMargin + 2 * (high_psi - low_psi)) / sin_gamma;
+      mesh.max_point_mu[t] =
+          largest_a * (1 + kBoundMargin + 2 * (high_psi - low_psi)) / sin_gamma * motion_factor;
   }
   mesh.point_lens = std::move(lens);
 }

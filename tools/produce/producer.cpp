@@ -167,24 +167,41 @@ class UnitWorker {
         });
     for (const BatchHit& hit : batch_hits_) index.prefetch_image_vertices(hit.triangle);
     const schwarzschild::PointLens* lens = index.point_lens();
+    const ObserverMotion& motion = index.motion();
+    const bool point_values = lens || motion.moving();
     ProducerCounts& counts = output_.counts;
     for (const BatchHit& hit : batch_hits_) {
       const std::uint32_t star = batch_stars_[hit.batch];
-      const ImagePoint point = index.map(hit.triangle, hit.weights);
+      ImagePoint point = index.map(hit.triangle, hit.weights);
       double mu = index.mu(hit.triangle);
       const std::uint8_t order = index.image_order(hit.triangle);
-      if (lens && index.max_mu_of(hit.triangle) < batch_min_mu_[hit.batch]) {
+      const Vec3& source = batch_points_[hit.batch];
+      if (point_values && index.max_mu_of(hit.triangle) < batch_min_mu_[hit.batch]) {
         // Too faint at the triangle's bound of the point magnification: discarded with it as
         // with the exact value, which the search would only find to be smaller.
         mu = index.max_mu_of(hit.triangle);
       } else if (lens) {
         // The exact image of the star of this order, from the interpolated one.
         const schwarzschild::PointImage image =
-            lens->image(batch_points_[hit.batch], order, index.psi(hit.triangle, hit.weights));
-        if (image.converged && std::isfinite(image.mu))
+            lens->image(source, order, index.psi(hit.triangle, hit.weights));
+        if (image.converged && std::isfinite(image.mu)) {
           mu = image.mu;
-        else
+          if (motion.moving()) {
+            // Seen by the moving camera (observer_motion.h): mu / D^2 and g D, D at the
+            // image's static direction.
+            const double d =
+                motion.doppler_of_static(lens->image_direction(source, order, image.psi));
+            mu /= d * d;
+            point.g = lens->frequency_ratio() * d;
+          }
+        } else {
           ++counts.images_triangle_mu;
+        }
+      } else if (point_values) {
+        // Flat space seen by a moving camera: the star's own direction is the static one.
+        const double d = motion.doppler_of_static(source);
+        mu = 1 / (d * d);
+        point.g = d;
       }
       ++counts.images_by_order[std::min<int>(order, 3)];
       hits_.push_back({star, index.mesh_triangle(hit.triangle), point, mu});

@@ -50,7 +50,7 @@ float float_above(double x) {
 // A triangle's image side: its mu, or with a point lens its bound of the point magnification
 // (what the visibility bounds of groups and cells take) and its image order.
 ImageTriangle image_triangle(const LensMesh& mesh, std::size_t t) {
-  if (!mesh.point_lens) return {mesh.triangles[t], mesh.mu[t], mesh.mu[t], 0};
+  if (mesh.max_point_mu.empty()) return {mesh.triangles[t], mesh.mu[t], mesh.mu[t], 0};
   return {mesh.triangles[t], mesh.mu[t], mesh.max_point_mu[t], mesh.order[t]};
 }
 
@@ -69,7 +69,7 @@ struct TriangleIndex::CellBuild {
 
 TriangleIndex::TriangleIndex(const LensMesh& mesh, int catalogue_order,
                              const IndexSettings& settings)
-    : order_(catalogue_order), point_lens_(mesh.point_lens) {
+    : order_(catalogue_order), point_lens_(mesh.point_lens), motion_(mesh.motion) {
   auto phase_start = std::chrono::steady_clock::now();
   const auto end_phase = [&](const char* phase) {
     statistics_.build_seconds.add(phase, seconds_since(phase_start));
@@ -113,8 +113,12 @@ TriangleIndex::TriangleIndex(const LensMesh& mesh, int catalogue_order,
   for (std::size_t g = 0; g < groups.size(); ++g)
     for (const std::uint32_t t : groups[g].triangles) {
       group_bounds[g][0] = std::max(group_bounds[g][0], images_[t].max_mu);
-      for (const std::uint32_t v : images_[t].vertex)
-        group_bounds[g][1] = std::max(group_bounds[g][1], mesh.g[v]);
+      if (!mesh.max_g.empty()) {
+        group_bounds[g][1] = std::max(group_bounds[g][1], mesh.max_g[t]);
+      } else {
+        for (const std::uint32_t v : images_[t].vertex)
+          group_bounds[g][1] = std::max(group_bounds[g][1], mesh.g[v]);
+      }
     }
   statistics_.group_grid_entries = groups_.entries();
   statistics_.group_grid_bins = groups_.bins();

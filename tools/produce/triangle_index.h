@@ -84,6 +84,8 @@ class TriangleIndex {
   double max_mu_of(std::uint32_t triangle) const { return images_[triangle].max_mu; }
   // The mesh's point lens (null unless Schwarzschild): images get its point magnification.
   const schwarzschild::PointLens* point_lens() const { return point_lens_.get(); }
+  // The camera's motion: with it the images get point values of mu and g in flat space too.
+  const ObserverMotion& motion() const { return motion_; }
   std::size_t triangle_count() const { return sources_.size(); }
   const IndexStatistics& statistics() const { return statistics_; }
 
@@ -291,6 +293,7 @@ class TriangleIndex {
 
   int order_;
   std::shared_ptr<const schwarzschild::PointLens> point_lens_;
+  ObserverMotion motion_;
   std::vector<SourceTriangle> sources_;
   std::vector<ImageTriangle> images_;
   std::vector<ImageVertex> image_vertices_;

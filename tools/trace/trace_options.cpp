@@ -41,6 +41,34 @@ PlacementFrame placement_frame(const TraceOptions& o) {
   return {"galactic", o.bh_l.value_or(0), o.bh_b.value_or(0), galactic_to_icrs};
 }
 
+// The camera's velocity for --observer, --orbit-pa and --velocity (observer_motion.h).
+ObserverMotion resolve_motion(const TraceOptions& o, const HoleFrame& frame) {
+  const ObserverKind kind = parse_observer_kind(o.observer);
+  if (o.orbit_pa && kind != ObserverKind::orbit) bad_flag("--orbit-pa", "needs --observer orbit");
+  if (!o.velocity.empty() && kind != ObserverKind::velocity)
+    bad_flag("--velocity", "needs --observer velocity");
+  const bool hole = o.spacetime == "schwarzschild";
+  switch (kind) {
+    case ObserverKind::infall:
+      if (!hole) bad_flag("--observer", "infall needs a hole (--spacetime schwarzschild)");
+      return ObserverMotion(infall_velocity(o.r_obs, frame), "--observer");
+    case ObserverKind::orbit: {
+      if (!hole) bad_flag("--observer", "orbit needs a hole (--spacetime schwarzschild)");
+      if (!(o.r_obs > 3))
+        bad_flag("--observer", "no circular orbit at or inside the photon orbit (--r-obs <= 3)");
+      const double pa = o.orbit_pa.value_or(90);
+      require_finite(pa, "--orbit-pa");
+      return ObserverMotion(orbit_velocity(o.r_obs, pa * kDegree, frame), "--observer");
+    }
+    case ObserverKind::velocity:
+      if (o.velocity.size() != 3) bad_flag("--velocity", "give three components VH,VN,VE");
+      return ObserverMotion(local_velocity({o.velocity[0], o.velocity[1], o.velocity[2]}, frame),
+                            "--velocity");
+    default:
+      return ObserverMotion();
+  }
+}
+
 }  // namespace
 
 void add_trace_flags(CLI::App& app, TraceOptions& o) {
@@ -69,6 +97,18 @@ void add_trace_flags(CLI::App& app, TraceOptions& o) {
          "--ray-azimuth", o.ray_azimuth,
          "series (Chebyshev series of the closed form, within 1e-12 rad) | closed-form (per ray)")
       ->capture_default_str();
+  app.add_option("--observer", o.observer,
+                 "static | infall (free fall from rest at infinity) | orbit (circular geodesic) | "
+                 "velocity (--velocity)")
+      ->capture_default_str();
+  app.add_option("--orbit-pa", o.orbit_pa,
+                 "orbit: direction of motion on the sky around the hole, degrees from north "
+                 "through east (default 90)");
+  app.add_option("--velocity", o.velocity,
+                 "velocity: VH,VN,VE in units of c toward the hole, north and east, as the "
+                 "static observer measures them")
+      ->expected(3)
+      ->delimiter(',');
   app.add_option("--mesh-step", o.mesh_step, "Base grid step, pixels")->capture_default_str();
   app.add_option("--mesh-tol", o.mesh_tol, "Linear inverse mapping tolerance, pixels")
       ->capture_default_str();
@@ -111,7 +151,10 @@ TraceSetup resolve_trace_options(const TraceOptions& o) {
       frame.to_icrs(unit_vector_from_angles(frame.lon * kDegree, frame.lat * kDegree));
   const Vec3 look = frame.to_icrs(unit_vector_from_angles((frame.lon + o.look_dlon) * kDegree,
                                                           (frame.lat + o.look_dlat) * kDegree));
-  setup.observer = {o.r_obs, hole};
+  setup.observer = {o.r_obs, hole, {}};
+  setup.observer_kind = parse_observer_kind(o.observer);
+  setup.observer.motion =
+      resolve_motion(o, hole_frame(hole, frame.to_icrs({0, 0, 1}), frame.to_icrs({1, 0, 0})));
   setup.ray_azimuth = parse_ray_azimuth(o.ray_azimuth);
   setup.axes =
       camera_axes(look, frame.to_icrs({0, 0, 1}), frame.to_icrs({1, 0, 0}), o.roll * kDegree);
@@ -134,6 +177,8 @@ TraceSetup resolve_trace_options(const TraceOptions& o) {
   a.look_ra_deg = look_angles[0] / kDegree;
   a.look_dec_deg = look_angles[1] / kDegree;
   a.roll_deg = o.roll;
+  a.observer = observer_kind_name(setup.observer_kind);
+  a.observer_velocity = setup.observer.motion.velocity();
   a.projection = projection_name(setup.projection);
   a.fov_deg = setup.fov_degrees;
   a.width = o.width;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/tool_main.h"
 #include "lensmap/camera.h"
@@ -23,6 +24,9 @@ struct TraceOptions {
   std::uint32_t width = 1920, height = 1080;
   std::string projection = "pinhole";
   std::string ray_azimuth = "series";
+  std::string observer = "static";
+  std::optional<double> orbit_pa;
+  std::vector<double> velocity;  // --velocity: toward the hole, north, east (units of c)
   double mesh_step = 4, mesh_tol = 0.01, mesh_max_source = 1;
   int mesh_max_depth = 12;
   std::string output;
@@ -33,6 +37,7 @@ void add_trace_flags(CLI::App& app, TraceOptions& options);
 
 struct TraceSetup {
   Observer observer;
+  ObserverKind observer_kind = ObserverKind::at_rest;
   RayAzimuth ray_azimuth = RayAzimuth::series;
   CameraAxes axes;
   Projection projection = Projection::pinhole;

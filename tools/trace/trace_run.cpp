@@ -20,6 +20,7 @@
 #include "manifest/block_tree_sha256.h"
 #include "manifest/hash_pool.h"
 #include "manifest/manifest.h"
+#include "spacetime/moving_observer.h"
 #include "spacetime/schwarzschild.h"
 
 namespace starlens {
@@ -41,6 +42,10 @@ void record_parameters(Manifest& manifest, const TraceSetup& setup, int threads)
   p["look_dlon_deg"] = a.look_dlon_deg;
   p["look_dlat_deg"] = a.look_dlat_deg;
   p["roll_deg"] = a.roll_deg;
+  p["observer"] = a.observer;
+  if (a.observer != "static")
+    p["observer_velocity_icrs"] = {a.observer_velocity[0], a.observer_velocity[1],
+                                   a.observer_velocity[2]};
   p["projection"] = a.projection;
   p["fov_deg"] = a.fov_deg;
   p["width"] = a.width;
@@ -95,7 +100,9 @@ void record_counts(Manifest& manifest, const RefinedMesh& mesh) {
 
 // The azimuth series' size and agreement with the closed form, when one is used.
 void record_azimuth_series(Manifest& manifest, const Spacetime& spacetime) {
-  const auto* schwarzschild = dynamic_cast<const SchwarzschildSpacetime*>(&spacetime);
+  const auto* moving = dynamic_cast<const MovingObserverSpacetime*>(&spacetime);
+  const auto* schwarzschild =
+      dynamic_cast<const SchwarzschildSpacetime*>(moving ? &moving->at_rest() : &spacetime);
   if (!schwarzschild || !schwarzschild->azimuth_series()) return;
   const schwarzschild::AzimuthSeries& series = *schwarzschild->azimuth_series();
   auto& c = manifest.counts()["azimuth_series"];
