@@ -30,6 +30,9 @@ EVENT_FIELDS = ("x", "y", "r", "g", "b", "flux", "support")
 EVENT_DTYPE = np.dtype([(name, "<f8") for name in EVENT_FIELDS])
 assert EVENT_DTYPE.itemsize == RECORD_BYTES
 
+# The file's read buffer (chunk headers come through it; payloads are read straight into their
+# arrays).
+READ_BUFFER_BYTES = 1 << 20
 # Bytes skipped at a time when a chunk outside chunk_range is passed over on a pipe.
 _SKIP_PIECE = 1 << 20
 
@@ -101,7 +104,7 @@ class EventStream:
         else:
             if os.path.isdir(self.path):
                 raise FormatError(self.path, "", "is a folder, not an event stream")
-            self._file = open(self.path, "rb", buffering=1 << 20)
+            self._file = open(self.path, "rb", buffering=READ_BUFFER_BYTES)
             self._owns = True
             status = os.fstat(self._file.fileno())
             self._size = status.st_size if os.path.isfile(self.path) else None
