@@ -316,6 +316,30 @@ class Frame(unittest.TestCase):
             starlens.read_frame(path("synth.sle"))
 
 
+    def write_foreign_exr(self, name, channels, pixels):
+        """An EXR as another program writes it: FLOAT channels only, through OpenImageIO."""
+        import OpenImageIO as oiio
+        spec = oiio.ImageSpec(pixels.shape[1], pixels.shape[0], len(channels), oiio.FLOAT)
+        spec.channelnames = channels
+        output = oiio.ImageOutput.create(path(name))
+        self.assertTrue(output.open(path(name), spec), oiio.geterror())
+        self.assertTrue(output.write_image(pixels))
+        output.close()
+        return path(name)
+
+    def test_a_foreign_float_exr_reads_its_float_channels(self):
+        pixels = np.arange(4 * 3 * 3, dtype=np.float32).reshape(3, 4, 3) / 7
+        frame = starlens.read_frame(self.write_foreign_exr("foreign.exr", ("R", "G", "B"), pixels))
+        self.assertFalse(frame.exact)
+        self.assertEqual((frame.format_version, frame.run_digest), (0, ""))
+        np.testing.assert_array_equal(frame.rgb, pixels.astype(np.float64))
+        np.testing.assert_array_equal(frame.rgb_float, pixels)
+        two = self.write_foreign_exr("two.exr", ("R", "G"), pixels[:, :, :2].copy())
+        with self.assertRaisesRegex(starlens.FormatError,
+                                    "two.exr: channel B: missing \\(channels present: R G\\)"):
+            starlens.read_frame(two)
+
+
 class Manifest(unittest.TestCase):
     def test_every_output_matches_its_recorded_tree_hash(self):
         for name in ("catalog.h5", "lensmap.h5", "events.sle", "frame.exr", "synth.sle"):
