@@ -35,8 +35,9 @@ class Manifest(dict):
 
 
 def read_manifest(path):
-    """The manifest as a dict (a Manifest: the JSON as written, and ``path``), after checking that it is a starlens manifest
-    of a known ``format_version`` with ``outputs`` entries. FormatError otherwise."""
+    """The manifest as a dict (a Manifest: the JSON as written, and ``path``), after checking
+    that it is a starlens manifest of a known ``format_version`` with ``inputs`` and
+    ``outputs`` entries. FormatError otherwise."""
     path = os.fspath(path)
     try:
         with open(path, "rb") as file:
@@ -51,10 +52,12 @@ def read_manifest(path):
         raise FormatError(path, "format", f"{manifest.get('format')!r} is not 'starlens-manifest'")
     version = manifest.get("format_version")
     if version not in KNOWN_VERSIONS:
-        raise FormatError(path, "format_version", f"{version!r} unsupported (this reader knows 1, 2)")
+        raise FormatError(path, "format_version",
+                          f"{version!r} unsupported (this reader knows 1, 2)")
     for section in ("inputs", "outputs"):
         entries = manifest.get(section)
-        if not isinstance(entries, list) or not all(isinstance(e, dict) and "path" in e for e in entries):
+        if not isinstance(entries, list) or not all(
+                isinstance(entry, dict) and "path" in entry for entry in entries):
             raise FormatError(path, section, "not a list of entries with a path")
     result = Manifest(manifest)
     result.path = path

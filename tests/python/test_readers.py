@@ -100,7 +100,8 @@ class Catalog(unittest.TestCase):
         # The same text parsed to the nearest double by the C++ tool and by numpy.
         np.testing.assert_array_equal(np.asarray(stars["ra"])[order], csv[:, 0])
         np.testing.assert_array_equal(np.asarray(stars["dec"])[order], csv[:, 1])
-        np.testing.assert_array_equal(np.asarray(stars["teff"])[order], csv[:, 3].astype(np.float32))
+        np.testing.assert_array_equal(np.asarray(stars["teff"])[order],
+                                      csv[:, 3].astype(np.float32))
         self.assertEqual(stars.meta["band"], "V")
         expected_flux = stars.meta["F0"] * 10 ** (-0.4 * csv[:, 2])  # F = F0 10^(-0.4 m)
         np.testing.assert_allclose(np.asarray(stars["flux"])[order], expected_flux, rtol=1.2e-7)
@@ -137,7 +138,8 @@ class Lensmap(unittest.TestCase):
             self.assertEqual(lensmap.attributes["dropped_" + reason], count, reason)
         self.assertEqual(int(np.count_nonzero(lensmap.triangles_parity == -1)),
                          counts["mirrored_triangles"])
-        depths = np.bincount(lensmap.triangles_depth, minlength=len(counts["kept_triangles_by_depth"]))
+        depths = np.bincount(lensmap.triangles_depth,
+                             minlength=len(counts["kept_triangles_by_depth"]))
         self.assertEqual(depths.tolist(), counts["kept_triangles_by_depth"])
         self.assertEqual(lensmap.triangles_mu.min(), counts["mu_min"])
         self.assertEqual(lensmap.triangles_mu.max(), counts["mu_max"])
@@ -194,7 +196,8 @@ class Events(unittest.TestCase):
         self.assertTrue(stream.complete)
         self.assertEqual(sum(len(c.events) for c in chunks), produced["events"])
         self.assertEqual(len(chunks), produced["chunks"])
-        self.assertEqual(sum(len(c.events) for c in chunks), manifest("frame.exr")["counts"]["events"])
+        self.assertEqual(sum(len(c.events) for c in chunks),
+                         manifest("frame.exr")["counts"]["events"])
         direct = sum(int(np.count_nonzero(c.events["support"] > stream.header["cache_radius"]))
                      for c in chunks)
         self.assertEqual(direct, produced["events_direct"])
