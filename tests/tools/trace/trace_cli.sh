@@ -158,6 +158,36 @@ for signal in INT TERM; do
   ls big.h5* >/dev/null 2>&1 && fail "SIG$signal left: $(ls big.h5*)"
 done
 
+# Moving cameras: the lens map records the observer and its velocity (as the static observer
+# measures it: sqrt(1 / (r - 2)) on a circular orbit, sqrt(2 / r) in free fall from infinity, r 10);
+# the orbit's frame is the static one aberrated, so its map differs.
+expect 0 "" "$trace" "${small[@]}" --observer orbit --orbit-pa 30 -o orbit.h5
+expect 0 "" "$trace" "${small[@]}" --observer infall -o infall.h5
+expect 0 "" "$trace" "${small[@]}" --observer velocity --velocity 0.5,-0.2,0.1 -o velocity.h5
+python3 - <<'PY' || fail "observer attributes in the manifests"
+import json, math
+for name, speed in (("orbit", math.sqrt(1 / 8)), ("infall", math.sqrt(2 / 10)),
+                    ("velocity", math.sqrt(0.25 + 0.04 + 0.01))):
+    p = json.load(open(name + ".h5.manifest.json"))["parameters"]
+    assert p["observer"] == name, p
+    v = p["observer_velocity_icrs"]
+    assert abs(math.hypot(*v) - speed) < 1e-14, (name, v, speed)
+p = json.load(open("map.h5.manifest.json"))["parameters"]
+assert p["observer"] == "static" and "observer_velocity_icrs" not in p, p
+PY
+cmp -s orbit.h5 map.h5 && fail "an orbiting camera's map equals the static one"
+expect 2 "--observer" "$trace" "${small[@]}" --observer spinning -o bad.h5
+expect 2 "--observer" "$trace" "${small[@]}" --observer orbit --spacetime minkowski -o bad.h5
+expect 2 "--observer" "$trace" "${small[@]}" --observer infall --spacetime minkowski -o bad.h5
+expect 2 "--velocity" "$trace" "${small[@]}" --observer velocity --velocity 0.6,0.6,0.6 -o bad.h5
+expect 2 "--velocity" "$trace" "${small[@]}" --observer velocity --velocity 1,0,0 -o bad.h5
+expect 2 "--velocity" "$trace" "${small[@]}" --observer velocity --velocity nan,0,0 -o bad.h5
+expect 2 "--velocity" "$trace" "${small[@]}" --observer velocity -o bad.h5
+expect 2 "--velocity" "$trace" "${small[@]}" --velocity 0.1,0,0 -o bad.h5
+expect 2 "--orbit-pa" "$trace" "${small[@]}" --orbit-pa 10 -o bad.h5
+expect 2 "--orbit-pa" "$trace" "${small[@]}" --observer orbit --orbit-pa inf -o bad.h5
+ls bad.h5* >/dev/null 2>&1 && fail "a refused observer left: $(ls bad.h5*)"
+
 expect 0 "" "$trace" --help
 expect 0 "" "$trace" --version
 grep -q "starlens-trace" stdout || fail "--version does not name the tool"
