@@ -133,6 +133,23 @@ TEST_CASE("header fields out of range") {
   h = sample_header();
   h.height = 0;
   CHECK(with_header(h) == name + ": header: height: must be > 0");
+  // The frame a header may declare: each side to 65536 px, 2^28 pixels in all.
+  h = sample_header();
+  h.width = 1u << 24;
+  CHECK(with_header(h) ==
+        name + ": header: width: is 16777216, above the 65536 px a frame side may have");
+  h = sample_header();
+  h.height = 4294967295u;
+  CHECK(with_header(h) ==
+        name + ": header: height: is 4294967295, above the 65536 px a frame side may have");
+  h = sample_header();
+  h.width = 65536;
+  h.height = 4097;
+  CHECK(with_header(h) == name +
+                              ": header: width x height: 65536 x 4097 = 268500992 pixels, more "
+                              "than a frame may have (268435456 = 2^28)");
+  h.height = 4096;
+  CHECK(with_header(h) == "(no InputError)");  // the largest frame is valid
   h = sample_header();
   h.flags = 6;
   CHECK(with_header(h) == name + ": header: flags: unknown flag bits 0x6");
@@ -150,6 +167,15 @@ TEST_CASE("header fields out of range") {
   h = sample_header();
   h.psf.phases = 0;
   CHECK(with_header(h) == name + ": header: phases: must be >= 1 (got 0)");
+  // The phase cache a header asks splat to build, named with the stream's file.
+  h = sample_header();
+  h.psf.cache_radius = 100000;
+  CHECK(with_header(h) == name +
+                              ": header: cache radius and phases: a phase cache of radius 100000 "
+                              "px and 6 phases would exceed 2 GiB (2^28 weights)");
+  h = sample_header();
+  h.psf.phases = 2147483647;
+  CHECK(with_header(h).find(name + ": header: cache radius and phases: ") == 0);
   h = sample_header();
   h.psf.min_y = -1e-7;
   CHECK(with_header(h) == name + ": header: min_y: must be >= 0 (got -1e-07)");
