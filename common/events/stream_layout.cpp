@@ -118,6 +118,9 @@ void validate_stream_header(const StreamHeader& header, const std::string& file)
           "unsupported version " + std::to_string(header.version) + " (this build reads version " +
               std::to_string(kEventStreamVersion) + ")");
   require(header.chunk_capacity > 0, file, "chunk capacity", "must be > 0");
+  require(header.chunk_capacity <= kMaxChunkCapacity, file, "chunk capacity",
+          "is " + std::to_string(header.chunk_capacity) + ", above " +
+              std::to_string(kMaxChunkCapacity) + " (2^24) records");
   require(header.width > 0, file, "width", "must be > 0");
   require(header.height > 0, file, "height", "must be > 0");
   // The frame a stream may declare (core/frame_limits.h), judged before anyone allocates it.

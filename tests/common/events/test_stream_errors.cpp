@@ -235,6 +235,23 @@ TEST_CASE("chunk headers: magic, sequence, capacity, trailing data") {
   const fs::path path = folder / "events.sle";
   const std::string name = path.string();
 
+  // A chunk header claiming the largest count the capacity allows, in a file that holds 40
+  // records after it: refused before 896 MiB of records are allocated for it.
+  StreamHeader large = sample_header();
+  large.chunk_capacity = 1u << 24;
+  RawStream claims_more;
+  claims_more.file_header(large).text("CHNK").u32(1u << 24).u64(0).u32(0).u32(0).u64(0);
+  claims_more.zeros_to(claims_more.bytes().size() + 40 * 56);
+  CHECK(input_error_of(path, claims_more.bytes()) ==
+        name + ": chunk 0: truncated: payload is 2240 of 939524096 bytes");
+  // A capacity beyond the format's 2^24 records (a reader would have allocated 240 GB for a
+  // chunk of 2^32 - 1 records).
+  large.chunk_capacity = 4294967295u;
+  RawStream huge;
+  huge.file_header(large).text("CHNK").u32(4294967295u).u64(0).u32(0).u32(0).u64(0);
+  CHECK(input_error_of(path, huge.bytes()) ==
+        name + ": header: chunk capacity: is 4294967295, above 16777216 (2^24) records");
+
   RawStream over_capacity;
   over_capacity.file_header(sample_header()).chunk(0, random_events(101, 1)).end_chunk(1);
   CHECK(input_error_of(path, over_capacity.bytes()) ==
