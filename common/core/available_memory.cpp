@@ -25,13 +25,45 @@ std::optional<std::uint64_t> read_number(const std::string& path) {
   return value;
 }
 
-// The cgroup v2 folder of this process ("0::/path" in /proc/self/cgroup).
-std::optional<std::string> cgroup_folder() {
+// The value of `key` in a memory.stat text ("anon 123456" lines, bytes).
+std::optional<std::uint64_t> parse_stat_field(const std::string& stat, const std::string& key) {
+  std::istringstream lines(stat);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream fields(line);
+    std::string name;
+    std::uint64_t value = 0;
+    if (fields >> name >> value && name == key) return value;
+  }
+  return std::nullopt;
+}
+
+// Bytes the process's memory control group still allows: its limit less its anonymous memory
+// (page cache counts in the usage but is reclaimed under the limit, as MemAvailable counts it as
+// available). cgroup v2 (memory.max, memory.stat "anon") or v1 (memory.limit_in_bytes,
+// memory.stat "total_rss"); a v1 hierarchy mounted as the container's own root is found there.
+std::optional<std::uint64_t> cgroup_memory_left() {
   const auto text = read_text("/proc/self/cgroup");
   if (!text) return std::nullopt;
   std::istringstream lines(*text);
-  for (std::string line; std::getline(lines, line);)
-    if (line.starts_with("0::")) return "/sys/fs/cgroup" + line.substr(3);
+  for (std::string line; std::getline(lines, line);) {
+    const auto first = line.find(':'), second = line.find(':', first + 1);
+    if (first == std::string::npos || second == std::string::npos) continue;
+    const std::string controllers = line.substr(first + 1, second - first - 1);
+    const std::string path = line.substr(second + 1);
+    const bool v2 = controllers.empty();
+    if (!v2 && ("," + controllers + ",").find(",memory,") == std::string::npos) continue;
+    const std::string root = v2 ? "/sys/fs/cgroup" : "/sys/fs/cgroup/memory";
+    for (const std::string& folder : {root + path, root}) {
+      const auto limit = read_number(folder + (v2 ? "/memory.max" : "/memory.limit_in_bytes"));
+      if (!limit) continue;
+      std::optional<std::uint64_t> used;
+      if (const auto stat = read_text(folder + "/memory.stat"))
+        used = parse_stat_field(*stat, v2 ? "anon" : "total_rss");
+      if (!used) used = read_number(folder + (v2 ? "/memory.current" : "/memory.usage_in_bytes"));
+      if (!used) continue;
+      return *limit > *used ? *limit - *used : 0;
+    }
+  }
   return std::nullopt;
 }
 
@@ -53,14 +85,8 @@ std::optional<std::uint64_t> parse_mem_available(const std::string& meminfo) {
 std::optional<std::uint64_t> available_memory_bytes() {
   std::optional<std::uint64_t> available;
   if (const auto meminfo = read_text("/proc/meminfo")) available = parse_mem_available(*meminfo);
-  if (const auto folder = cgroup_folder()) {
-    const auto limit = read_number(*folder + "/memory.max");
-    const auto used = read_number(*folder + "/memory.current");
-    if (limit && used) {
-      const std::uint64_t left = *limit > *used ? *limit - *used : 0;
-      available = available ? std::min(*available, left) : left;
-    }
-  }
+  if (const auto left = cgroup_memory_left())
+    available = available ? std::min(*available, *left) : *left;
   return available;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // How much memory a run may still take: what the kernel reports it can hand out without
 // swapping (MemAvailable of /proc/meminfo), capped by the limit of the process's control group
-// (cgroup v2 memory.max less memory.current) when one is set.
+// (cgroup v2 or v1: the limit less the group's anonymous memory) when one is set.
 #include <cstdint>
 #include <optional>
 #include <string>
