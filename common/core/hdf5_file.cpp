@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "core/errors.h"
+#include "core/input_file.h"
 
 namespace starlens::h5 {
 namespace {
@@ -80,8 +81,7 @@ File create_file(const std::string& path, const std::string& display_path) {
 
 File open_file(const std::string& path) {
   silence_hdf5_errors();
-  std::error_code error;
-  if (!std::filesystem::is_regular_file(path, error)) throw_input_error(path, "", "no such file");
+  require_input_file(path);
   if (H5Fis_hdf5(path.c_str()) <= 0)
     throw_input_error(path, "", "not an HDF5 file (or truncated/corrupt)");
   File file{Handle(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT)), path};
@@ -127,6 +127,46 @@ void write_dataset(const File& file, const std::string& name, hid_t type, const 
     throw_run_failure(file.path, "cannot write dataset " + name + " (disk full?)");
 }
 
+namespace {
+
+// Bytes deflate can expand to at most: its largest ratio is 1032:1 (RFC 1951 blocks).
+constexpr std::uint64_t kMaxDeflateRatio = 1032;
+
+std::string shape_text(const std::vector<std::uint64_t>& shape) {
+  std::string text;
+  for (const std::uint64_t extent : shape)
+    text += (text.empty() ? "" : " x ") + std::to_string(extent);
+  return text;
+}
+
+// A dataset's declared shape must be one the file can hold: its values take at most what is
+// stored for it (unfiltered: every row is written, so all of it; deflated: 1032 times it), and
+// what is stored lies in the file. A few corrupt bytes of a dataspace must not make a reader
+// allocate for rows that are not there.
+void check_stored_size(const File& file, const std::string& name, hid_t dataset,
+                       const std::vector<std::uint64_t>& shape) {
+  Handle type(H5Dget_type(dataset));
+  const std::uint64_t value_bytes = type.valid() ? H5Tget_size(type.get()) : 0;
+  if (value_bytes == 0) input_failure(file, name, "unreadable value type");
+  double logical = static_cast<double>(value_bytes);  // no overflow; exact far past any file
+  for (const std::uint64_t extent : shape) logical *= static_cast<double>(extent);
+  if (logical == 0) return;
+  std::error_code error;
+  const std::uint64_t file_bytes = std::filesystem::file_size(file.path, error);
+  const std::uint64_t stored = H5Dget_storage_size(dataset);
+  Handle creation(H5Dget_create_plist(dataset));
+  const bool filtered = creation.valid() && H5Pget_nfilters(creation.get()) > 0;
+  const double holdable = static_cast<double>(stored) * (filtered ? kMaxDeflateRatio : 1);
+  if ((!error && stored > file_bytes) || logical > holdable)
+    input_failure(
+        file, name,
+        "shape " + shape_text(shape) + " of " + std::to_string(value_bytes) +
+            "-byte values does not fit the " + std::to_string(stored) + " bytes stored for it" +
+            (error ? std::string() : " (file of " + std::to_string(file_bytes) + " bytes)"));
+}
+
+}  // namespace
+
 std::vector<std::uint64_t> dataset_shape(const File& file, const std::string& name) {
   if (!has_object(file, name)) input_failure(file, name, "dataset missing");
   Handle dataset(H5Dopen2(file.id(), name.c_str(), H5P_DEFAULT));
@@ -137,6 +177,7 @@ std::vector<std::uint64_t> dataset_shape(const File& file, const std::string& na
   hsize_t dims[2] = {0, 0};
   H5Sget_simple_extent_dims(space.get(), dims, nullptr);
   std::vector<std::uint64_t> shape(dims, dims + rank);
+  check_stored_size(file, name, dataset.get(), shape);
   return shape;
 }
 
@@ -176,10 +217,34 @@ void write_attribute_raw(const File& file, const std::string& name, hid_t type, 
     throw_run_failure(file.path, "cannot write attribute " + name);
 }
 
-Handle open_attribute(const File& file, const std::string& name) {
-  if (H5Aexists(file.id(), name.c_str()) <= 0) input_failure(file, "attribute " + name, "missing");
+// Opens a single-valued attribute: its dataspace must be scalar (or a simple space of one
+// element) and its type of `expected` class. An attribute stored as an array would otherwise be
+// read, all of it, into the one value the caller holds.
+Handle open_attribute(const File& file, const std::string& name, H5T_class_t expected) {
+  const std::string field = "attribute " + name;
+  if (H5Aexists(file.id(), name.c_str()) <= 0) input_failure(file, field, "missing");
   Handle attribute(H5Aopen(file.id(), name.c_str(), H5P_DEFAULT));
-  if (!attribute.valid()) input_failure(file, "attribute " + name, "cannot be opened");
+  if (!attribute.valid()) input_failure(file, field, "cannot be opened");
+  Handle space(H5Aget_space(attribute.get()));
+  const H5S_class_t space_class =
+      space.valid() ? H5Sget_simple_extent_type(space.get()) : H5S_NO_CLASS;
+  if (space_class == H5S_NULL)
+    input_failure(file, field, "holds no value (null dataspace), expected a scalar");
+  if (space_class == H5S_SIMPLE) {
+    const hssize_t values = H5Sget_simple_extent_npoints(space.get());
+    if (values != 1)
+      input_failure(file, field,
+                    "is an array of " + std::to_string(values) + " values, expected a scalar");
+  } else if (space_class != H5S_SCALAR) {
+    input_failure(file, field, "unreadable dataspace");
+  }
+  Handle type(H5Aget_type(attribute.get()));
+  const H5T_class_t type_class = type.valid() ? H5Tget_class(type.get()) : H5T_NO_CLASS;
+  if (type_class != expected)
+    input_failure(file, field,
+                  expected == H5T_STRING  ? "not a string"
+                  : expected == H5T_FLOAT ? "not a floating-point number"
+                                          : "not an integer");
   return attribute;
 }
 
@@ -205,40 +270,47 @@ bool has_attribute(const File& file, const std::string& name) {
 }
 
 std::string read_string_attribute(const File& file, const std::string& name) {
-  Handle attribute = open_attribute(file, name);
+  Handle attribute = open_attribute(file, name, H5T_STRING);
   Handle type(H5Aget_type(attribute.get()));
-  if (H5Tget_class(type.get()) != H5T_STRING)
-    input_failure(file, "attribute " + name, "not a string");
+  const std::string field = "attribute " + name;
   if (H5Tis_variable_str(type.get()) > 0) {
     char* text = nullptr;
     Handle memory_type(H5Tcopy(H5T_C_S1));
     H5Tset_size(memory_type.get(), H5T_VARIABLE);
     if (H5Aread(attribute.get(), memory_type.get(), &text) < 0 || text == nullptr)
-      input_failure(file, "attribute " + name, "unreadable");
+      input_failure(file, field, "unreadable");
     std::string value(text);
     H5free_memory(text);
     return value;
   }
-  std::string value(H5Tget_size(type.get()), '\0');
+  // A fixed-length string is stored in the attribute's header message, inside the file.
+  const std::size_t size = H5Tget_size(type.get());
+  std::error_code error;
+  const std::uint64_t file_bytes = std::filesystem::file_size(file.path, error);
+  if (size == 0 || (!error && size > file_bytes))
+    input_failure(file, field,
+                  "declares a string of " + std::to_string(size) + " bytes in a file of " +
+                      std::to_string(file_bytes));
+  std::string value(size, '\0');
   if (H5Aread(attribute.get(), type.get(), value.data()) < 0)
-    input_failure(file, "attribute " + name, "unreadable");
+    input_failure(file, field, "unreadable");
   value.resize(value.find('\0') == std::string::npos ? value.size() : value.find('\0'));
   return value;
 }
 
 double read_double_attribute(const File& file, const std::string& name) {
-  Handle attribute = open_attribute(file, name);
+  Handle attribute = open_attribute(file, name, H5T_FLOAT);
   double value = 0;
   if (H5Aread(attribute.get(), H5T_NATIVE_DOUBLE, &value) < 0)
-    input_failure(file, "attribute " + name, "not a number");
+    input_failure(file, "attribute " + name, "unreadable");
   return value;
 }
 
 std::int64_t read_int_attribute(const File& file, const std::string& name) {
-  Handle attribute = open_attribute(file, name);
+  Handle attribute = open_attribute(file, name, H5T_INTEGER);
   std::int64_t value = 0;
   if (H5Aread(attribute.get(), H5T_NATIVE_INT64, &value) < 0)
-    input_failure(file, "attribute " + name, "not an integer");
+    input_failure(file, "attribute " + name, "unreadable");
   return value;
 }
 

@@ -176,6 +176,14 @@ struct EventReader::State {
       throw_input_error(name, field,
                         "count " + std::to_string(chunk.count) + " exceeds the chunk capacity " +
                             std::to_string(header.chunk_capacity));
+    // A file says how much payload can follow: a corrupt count is refused before its records
+    // are allocated, not after.
+    const std::uint64_t payload = std::uint64_t(chunk.count) * kEventRecordBytes;
+    const std::uint64_t left = opened ? opened->size - std::min(opened->size, this->bytes) : 0;
+    if (opened && payload > left)
+      throw_input_error(name, field,
+                        "truncated: payload is " + std::to_string(left) + " of " +
+                            std::to_string(payload) + " bytes");
     return chunk;
   }
 

@@ -19,6 +19,11 @@ struct StarEvent {
 };
 static_assert(sizeof(StarEvent) == 56, "event records are seven float64");
 
+// Most weights a phase cache ((2Rc+1)^2 (P+1)^2 doubles) may hold: 2^28 doubles, 2 GiB. Far
+// above any useful model (the default needs 0.7 MB), low enough that a corrupt cache radius or
+// phase count in a stream header is refused instead of exhausting memory.
+inline constexpr double kMaxPhaseCacheWeights = 268435456.0;
+
 // The PSF model and its class thresholds (docs/design.md section 5), carried in the stream header.
 struct PsfModel {
   double fwhm = 2.0;               // px

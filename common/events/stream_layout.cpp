@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "core/errors.h"
+#include "core/frame_limits.h"
 
 namespace starlens {
 namespace {
@@ -117,8 +118,21 @@ void validate_stream_header(const StreamHeader& header, const std::string& file)
           "unsupported version " + std::to_string(header.version) + " (this build reads version " +
               std::to_string(kEventStreamVersion) + ")");
   require(header.chunk_capacity > 0, file, "chunk capacity", "must be > 0");
+  require(header.chunk_capacity <= kMaxChunkCapacity, file, "chunk capacity",
+          "is " + std::to_string(header.chunk_capacity) + ", above " +
+              std::to_string(kMaxChunkCapacity) + " (2^24) records");
   require(header.width > 0, file, "width", "must be > 0");
   require(header.height > 0, file, "height", "must be > 0");
+  // The frame a stream may declare (core/frame_limits.h), judged before anyone allocates it.
+  for (const auto& [field, side] : {std::pair{"width", header.width}, {"height", header.height}})
+    require(side <= kMaxFrameSide, file, field,
+            "is " + std::to_string(side) + ", above the " + std::to_string(kMaxFrameSide) +
+                " px a frame side may have");
+  const std::uint64_t pixels = std::uint64_t{header.width} * header.height;
+  require(pixels <= kMaxFramePixels, file, "width x height",
+          std::to_string(header.width) + " x " + std::to_string(header.height) + " = " +
+              std::to_string(pixels) + " pixels, more than a frame may have (" +
+              std::to_string(kMaxFramePixels) + " = 2^28)");
   if ((header.flags & ~kKnownStreamFlags) != 0) {
     char bits[16];
     std::snprintf(bits, sizeof bits, "0x%x", header.flags & ~kKnownStreamFlags);
@@ -135,6 +149,11 @@ void validate_stream_header(const StreamHeader& header, const std::string& file)
   require(psf.cache_radius >= 0, file, "cache radius",
           "must be >= 0 (got " + std::to_string(psf.cache_radius) + ")");
   require(psf.phases >= 1, file, "phases", "must be >= 1 (got " + std::to_string(psf.phases) + ")");
+  const double window = 2.0 * psf.cache_radius + 1, phase_side = psf.phases + 1.0;
+  require(window * window * phase_side * phase_side <= kMaxPhaseCacheWeights, file,
+          "cache radius and phases",
+          "a phase cache of radius " + std::to_string(psf.cache_radius) + " px and " +
+              std::to_string(psf.phases) + " phases would exceed 2 GiB (2^28 weights)");
   require(psf.min_y >= 0, file, "min_y", "must be >= 0 (got " + format_number(psf.min_y) + ")");
   require(psf.relative_tail > 0, file, "relative_tail",
           "must be > 0 (got " + format_number(psf.relative_tail) + ")");

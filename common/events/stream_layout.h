@@ -24,6 +24,9 @@ constexpr std::array<char, 8> kFileMagic = {'S', 'T', 'L', 'N', 'E', 'V', 'T', '
 constexpr std::array<char, 4> kChunkMagic = {'C', 'H', 'N', 'K'};
 // Flag bits this build understands; any other bit set is rejected.
 constexpr std::uint32_t kKnownStreamFlags = kStreamFlagScatterControl;
+// Most records one chunk may hold (896 MiB of events): a reader allocates a chunk's records
+// when its header is read, before a pipe has delivered them.
+constexpr std::uint32_t kMaxChunkCapacity = 1u << 24;
 // Byte offset where the header's zero padding starts.
 constexpr std::size_t kFileHeaderUsedBytes = 80;
 

@@ -14,6 +14,7 @@
 #include <fstream>
 
 #include "core/errors.h"
+#include "core/frame_limits.h"
 #include "frame/exr_chunking.h"
 #include "frame/exr_layout.h"
 #include "frame/frame_io.h"
@@ -108,6 +109,7 @@ ExrFrameReader::ExrFrameReader(const std::filesystem::path& path) : path_(path.s
   const std::int64_t height = std::int64_t(data_window.max.y) - data_window.min.y + 1;
   if (width <= 0 || height <= 0)
     throw_input_error(path_, "dataWindow", "empty window " + describe_window(data_window));
+  check_frame_size(path_, "dataWindow width", "dataWindow height", width, height);
   width_ = std::uint32_t(width);
   height_ = std::uint32_t(height);
   first_x_ = data_window.min.x;

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/errors.h"
+#include "core/frame_limits.h"
 
 namespace starlens {
 
@@ -12,6 +13,7 @@ void require_pixels(const Frame& frame, const std::string& path) {
     throw_input_error(path, "",
                       "frame of size 0 (" + std::to_string(frame.width) + " x " +
                           std::to_string(frame.height) + ")");
+  check_frame_size(path, "width", "height", frame.width, frame.height);
   if (frame.rgb.size() != std::size_t(frame.width) * frame.height * 3)
     throw_run_failure(path, "frame storage holds " + std::to_string(frame.rgb.size()) +
                                 " values, not 3 x " + std::to_string(frame.width) + " x " +

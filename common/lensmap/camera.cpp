@@ -4,11 +4,10 @@
 #include <numbers>
 
 #include "core/errors.h"
+#include "core/frame_limits.h"
 
 namespace starlens {
 namespace {
-
-constexpr std::uint32_t kMaxImageSide = 1u << 16;
 
 Vec3 scaled_sum(double a, const Vec3& u, double b, const Vec3& v) {
   return {a * u[0] + b * v[0], a * u[1] + b * v[1], a * u[2] + b * v[2]};
@@ -75,24 +74,25 @@ Camera::Camera(const CameraAxes& axes, Projection projection, double fov_degrees
       fov_degrees_(fov_degrees),
       width_(width),
       height_(height) {
-  if (width == 0 || width > kMaxImageSide)
+  if (width == 0 || width > kMaxFrameSide)
     bad_flag("--width",
-             "must be 1.." + std::to_string(kMaxImageSide) + ", got " + std::to_string(width));
-  if (height == 0 || height > kMaxImageSide)
+             "must be 1.." + std::to_string(kMaxFrameSide) + ", got " + std::to_string(width));
+  if (height == 0 || height > kMaxFrameSide)
     bad_flag("--height",
-             "must be 1.." + std::to_string(kMaxImageSide) + ", got " + std::to_string(height));
+             "must be 1.." + std::to_string(kMaxFrameSide) + ", got " + std::to_string(height));
+  check_frame_size("(arguments)", "--width", "--height", width, height);
   const double fov = fov_degrees * kDegree;
   switch (projection) {
     case Projection::pinhole:
-      if (!(fov_degrees > 0 && fov_degrees < 180))
+      if (!(fov_degrees >= kMinFovDegrees && fov_degrees < 180))
         bad_flag("--fov",
-                 "pinhole needs 0 < fov < 180 degrees, got " + std::to_string(fov_degrees));
+                 "pinhole needs 0.001 <= fov < 180 degrees, got " + std::to_string(fov_degrees));
       focal_ = (width / 2.0) / std::tan(fov / 2);
       break;
     case Projection::fisheye:
-      if (!(fov_degrees > 0 && fov_degrees <= 360))
+      if (!(fov_degrees >= kMinFovDegrees && fov_degrees <= 360))
         bad_flag("--fov",
-                 "fisheye needs 0 < fov <= 360 degrees, got " + std::to_string(fov_degrees));
+                 "fisheye needs 0.001 <= fov <= 360 degrees, got " + std::to_string(fov_degrees));
       focal_ = (width / 2.0) / (fov / 2);
       break;
     case Projection::equirect:

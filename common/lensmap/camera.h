@@ -16,6 +16,10 @@ enum class Projection { pinhole, equirect, fisheye };
 // "pinhole", "equirect", "fisheye"; parse throws InputError naming --projection.
 Projection parse_projection(const std::string& name);
 std::string projection_name(Projection projection);
+// The narrowest field of view, degrees (3.6 arcsec): a lens map's fov_deg below it is refused as
+// corrupt, and trace does not write one.
+inline constexpr double kMinFovDegrees = 1e-3;
+
 // The field of view a projection uses when --fov is not given (equirect is always 360).
 double default_fov_degrees(Projection projection);
 

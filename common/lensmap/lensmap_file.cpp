@@ -1,8 +1,11 @@
 #include "lensmap/lensmap_file.h"
 
+#include <charconv>
 #include <cmath>
 
 #include "core/errors.h"
+#include "core/frame_limits.h"
+#include "lensmap/camera.h"
 
 namespace starlens {
 namespace {
@@ -79,6 +82,80 @@ void write_attributes(const h5::File& file, const LensmapAttributes& a) {
   }
 }
 
+// Shortest text that reads back as the same double.
+std::string number_text(double value) {
+  char text[40];
+  const auto result = std::to_chars(text, text + sizeof text, value);
+  return std::string(text, result.ptr);
+}
+
+void require(const h5::File& file, bool condition, const std::string& name,
+             const std::string& reason) {
+  if (!condition) throw_input_error(file.path, "attribute " + name, reason);
+}
+
+// A finite double in [low, high] (each end open when its flag says so).
+void require_range(const h5::File& file, const std::string& name, double value, double low,
+                   double high, bool open_low = false, bool open_high = false,
+                   const std::string& unit = "") {
+  const bool inside = std::isfinite(value) && (open_low ? value > low : value >= low) &&
+                      (open_high ? value < high : value <= high);
+  require(file, inside, name,
+          number_text(value) + " is outside " + (open_low ? "(" : "[") + number_text(low) + ", " +
+              number_text(high) + (open_high ? ")" : "]") + unit);
+}
+
+void require_one_of(const h5::File& file, const std::string& name, const std::string& value,
+                    std::initializer_list<const char*> allowed) {
+  std::string list;
+  for (const char* option : allowed) {
+    if (value == option) return;
+    list += (list.empty() ? "" : ", ") + std::string(option);
+  }
+  require(file, false, name, "'" + value + "' is not one of " + list);
+}
+
+// The documented range of every root attribute (docs/formats/lensmap.md, "Limits"): what trace
+// can write, so that a corrupt value is refused here, naming it, rather than surfacing later
+// as an invalid event or a frame no one can allocate.
+void check_attributes(const h5::File& file, const LensmapAttributes& a) {
+  require_one_of(file, "spacetime", a.spacetime, {"minkowski", "schwarzschild"});
+  require_one_of(file, "ray_azimuth", a.ray_azimuth, {"series", "closed-form", "none"});
+  require_one_of(file, "bh_frame", a.bh_frame, {"galactic", "icrs"});
+  require_one_of(file, "projection", a.projection, {"pinhole", "equirect", "fisheye"});
+  require(file, a.mass == 1, "mass", number_text(a.mass) + " is not 1 (lengths are in units of M)");
+  if (a.spacetime == "schwarzschild")
+    require_range(file, "r_obs", a.r_obs, 3, 1e15, true, false, " M (outside the photon sphere)");
+  else
+    require_range(file, "r_obs", a.r_obs, 0, 1e15, true, false, " M");
+  require_range(file, "bh_lon_deg", a.bh_lon_deg, -360, 360);
+  require_range(file, "bh_lat_deg", a.bh_lat_deg, -90, 90);
+  require_range(file, "bh_ra_deg", a.bh_ra_deg, 0, 360);
+  require_range(file, "bh_dec_deg", a.bh_dec_deg, -90, 90);
+  require_range(file, "look_dlon_deg", a.look_dlon_deg, -360, 360);
+  require_range(file, "look_dlat_deg", a.look_dlat_deg, -180, 180);
+  require_range(file, "look_ra_deg", a.look_ra_deg, 0, 360);
+  require_range(file, "look_dec_deg", a.look_dec_deg, -90, 90);
+  require_range(file, "roll_deg", a.roll_deg, -360, 360);
+  if (a.projection == "pinhole")
+    require_range(file, "fov_deg", a.fov_deg, kMinFovDegrees, 180, false, true,
+                  " degrees (pinhole)");
+  else if (a.projection == "fisheye")
+    require_range(file, "fov_deg", a.fov_deg, kMinFovDegrees, 360, false, false,
+                  " degrees (fisheye)");
+  else
+    require(file, a.fov_deg == 360, "fov_deg", number_text(a.fov_deg) + " is not 360 (equirect)");
+  check_frame_size(file.path, "attribute width", "attribute height", a.width, a.height);
+  require_range(file, "mesh_step", a.mesh_step, 0, 4096, true, false, " px");
+  require_range(file, "mesh_tol", a.mesh_tol, 0, 4096, false, false, " px");
+  require_range(file, "mesh_max_source_deg", a.mesh_max_source_deg, 0, 180, true);
+  require(file, a.mesh_max_depth >= 0 && a.mesh_max_depth <= 40, "mesh_max_depth",
+          std::to_string(a.mesh_max_depth) + " is outside 0..40");
+  require(file, a.shadow_triangles >= 0, "shadow_triangles", "negative");
+  for (const auto& [reason, count] : a.dropped)
+    require(file, count >= 0, "dropped_" + reason, "negative");
+}
+
 LensmapAttributes read_attributes(const h5::File& file) {
   LensmapAttributes a;
   a.spacetime = h5::read_string_attribute(file, "spacetime");
@@ -124,8 +201,7 @@ LensmapAttributes read_attributes(const h5::File& file) {
   a.shadow_triangles = h5::read_int_attribute(file, "shadow_triangles");
   for (const char* reason : kDropReasons)
     a.dropped[reason] = h5::read_int_attribute(file, std::string("dropped_") + reason);
-  if (a.width < 1 || a.height < 1)
-    throw_input_error(file.path, "attribute width/height", "image size must be positive");
+  check_attributes(file, a);
   return a;
 }
 

@@ -9,18 +9,12 @@
 
 namespace starlens {
 
-namespace {
-// 2^28 doubles (2 GiB): far above any useful model (the default needs 0.7 MB), low enough
-// that a corrupt cache radius or phase count is refused instead of exhausting memory.
-constexpr double kMaxCacheWeights = 268435456.0;
-}  // namespace
-
 PhaseCache::PhaseCache(const PsfModel& model) : radius_(model.cache_radius), phases_(model.phases) {
   if (radius_ < 0) throw_input_error("PSF model", "cache radius", "must be >= 0");
   if (phases_ < 1) throw_input_error("PSF model", "phases", "must be >= 1");
   const double window = 2.0 * radius_ + 1.0;
   const double phase_count = (phases_ + 1.0) * (phases_ + 1.0);
-  if (window * window * phase_count > kMaxCacheWeights) {
+  if (window * window * phase_count > kMaxPhaseCacheWeights) {
     throw_input_error("PSF model", "cache radius and phases",
                       "a phase cache of " + std::to_string(radius_) + " px radius and " +
                           std::to_string(phases_) + " phases would exceed 2 GiB");

@@ -6,6 +6,7 @@
 #include "catalog/photometry.h"
 #include "core/atomic_output.h"
 #include "core/errors.h"
+#include "core/input_file.h"
 #include "core/progress.h"
 #include "ingest_sources.h"
 #include "manifest/hash_pool.h"
@@ -57,8 +58,8 @@ const Band& resolve_band(const std::string& format, const std::string& requested
 std::uint64_t total_size(const std::vector<std::string>& files) {
   std::uint64_t bytes = 0;
   for (const auto& file : files) {
+    require_input_file(file, "", EmptyInput::allowed);
     std::error_code error;
-    if (!fs::is_regular_file(file, error)) throw_input_error(file, "", "no such file");
     bytes += fs::file_size(file, error);
   }
   return bytes;

@@ -10,6 +10,7 @@
 #include "catalog/store_reader.h"
 #include "core/atomic_output.h"
 #include "core/errors.h"
+#include "core/input_file.h"
 #include "core/stopwatch.h"
 #include "core/tool_main.h"
 #include "event_sink.h"
@@ -58,8 +59,7 @@ void check_produce_options(const ProduceOptions& options) {
                       "--sink count writes a JSON report, not a stream: give a file");
   for (const auto& [path, flag] :
        {std::pair{options.lensmap, "-l/--lensmap"}, {options.catalog, "-c/--catalog"}})
-    if (!std::filesystem::exists(path))
-      throw_input_error(path, "", std::string("no such file (") + flag + ")");
+    require_input_file(path, flag);
   if (!options.output.empty() && options.output != "-")
     check_output_path(options.output, options.common.force);
   if (const auto base = manifest_base(options.manifest, options.output))

@@ -9,6 +9,7 @@
 
 #include "backend.h"
 #include "core/atomic_output.h"
+#include "core/available_memory.h"
 #include "core/errors.h"
 #include "core/progress.h"
 #include "core/stopwatch.h"
@@ -16,6 +17,7 @@
 #include "events/prefetching_reader.h"
 #include "events/stream_layout.h"
 #include "frame/frame_io.h"
+#include "frame_memory.h"
 #include "manifest/hash_pool.h"
 #include "manifest/manifest.h"
 #include "manifest/replay.h"
@@ -64,6 +66,11 @@ ReplayResult replay(const SplatOptions& options, std::unique_ptr<PhaseCache>& ca
   ReplayResult result;
   PrefetchingReader reader(options.input);
   result.header = reader.header();
+  // The header's frame is within the format's limits; whether this machine can hold it is
+  // judged here, before the cache, the frame or the backend's buffers are allocated.
+  check_splat_memory(options.input == "-" ? "stdin" : options.input, result.header,
+                     estimate_splat_memory(result.header, options.backend, !options.png.empty()),
+                     available_memory_bytes());
   if (!cache) cache = std::make_unique<PhaseCache>(reader.header().psf);
   std::error_code ignored;
   const auto size = options.input == "-" ? 0 : std::filesystem::file_size(options.input, ignored);

@@ -283,4 +283,55 @@ TEST_CASE("store: damaged or foreign stores are rejected naming the file and the
   expect_rejected(scratch / "missing.h5", "no such file");
 }
 
+TEST_CASE("store: scalar attributes stored as arrays and impossible shapes are refused") {
+  ScratchFolder scratch("arrays");
+  const auto good = scratch / "good.h5";
+  write_store(good, random_stars(500, 2), 1);
+  int serial = 0;
+  // A copy of the good store whose attribute `name` is an array of `count` values.
+  const auto with_array = [&](const char* name, hid_t type, hsize_t count) {
+    const auto path = scratch / ("array" + std::to_string(serial++) + ".h5");
+    std::filesystem::copy_file(good, path);
+    h5::File file{h5::Handle(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT)), path.string()};
+    REQUIRE(H5Adelete(file.id(), name) >= 0);
+    h5::Handle space(H5Screate_simple(1, &count, nullptr));
+    h5::Handle attribute(H5Acreate2(file.id(), name, type, space.get(), H5P_DEFAULT, H5P_DEFAULT));
+    std::vector<unsigned char> zeros(count * H5Tget_size(type));
+    REQUIRE(H5Awrite(attribute.get(), type, zeros.data()) >= 0);
+    return path;
+  };
+  expect_rejected(with_array("order", H5T_NATIVE_INT64, 3),
+                  "attribute order: is an array of 3 values, expected a scalar");
+  expect_rejected(with_array("count", H5T_NATIVE_INT64, 4000),
+                  "attribute count: is an array of 4000 values, expected a scalar");
+  expect_rejected(with_array("F0", H5T_NATIVE_DOUBLE, 2),
+                  "attribute F0: is an array of 2 values, expected a scalar");
+  h5::Handle string_type(H5Tcopy(H5T_C_S1));
+  H5Tset_size(string_type.get(), H5T_VARIABLE);
+  expect_rejected(with_array("band", string_type.get(), 4000),
+                  "attribute band: is an array of 4000 values, expected a scalar");
+
+  auto path = scratch / "band.h5";
+  std::filesystem::copy_file(good, path);
+  set_attribute(path, "band", std::string("K"));
+  expect_rejected(path, "attribute band: 'K' is not V, J, H or Ks");
+
+  // A count and ra_dec shape that agree but that no file of this size can hold.
+  path = scratch / "huge.h5";
+  std::filesystem::copy_file(good, path);
+  {
+    h5::File file{h5::Handle(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT)), path.string()};
+    REQUIRE(H5Ldelete(file.id(), "/stars/ra_dec", H5P_DEFAULT) >= 0);
+    const hsize_t dims[2] = {hsize_t{1} << 36, 2}, chunk[2] = {16384, 2};
+    h5::Handle space(H5Screate_simple(2, dims, nullptr));
+    h5::Handle properties(H5Pcreate(H5P_DATASET_CREATE));
+    H5Pset_chunk(properties.get(), 2, chunk);
+    h5::Handle dataset(H5Dcreate2(file.id(), "/stars/ra_dec", H5T_IEEE_F64LE, space.get(),
+                                  H5P_DEFAULT, properties.get(), H5P_DEFAULT));
+    REQUIRE(dataset.valid());
+    h5::write_attribute(file, "count", std::int64_t{1} << 36);
+  }
+  expect_rejected(path, "/stars/ra_dec: shape 68719476736 x 2 of 8-byte values does not fit");
+}
+
 }  // namespace starlens::catalog

@@ -133,6 +133,23 @@ TEST_CASE("header fields out of range") {
   h = sample_header();
   h.height = 0;
   CHECK(with_header(h) == name + ": header: height: must be > 0");
+  // The frame a header may declare: each side to 65536 px, 2^28 pixels in all.
+  h = sample_header();
+  h.width = 1u << 24;
+  CHECK(with_header(h) ==
+        name + ": header: width: is 16777216, above the 65536 px a frame side may have");
+  h = sample_header();
+  h.height = 4294967295u;
+  CHECK(with_header(h) ==
+        name + ": header: height: is 4294967295, above the 65536 px a frame side may have");
+  h = sample_header();
+  h.width = 65536;
+  h.height = 4097;
+  CHECK(with_header(h) == name +
+                              ": header: width x height: 65536 x 4097 = 268500992 pixels, more "
+                              "than a frame may have (268435456 = 2^28)");
+  h.height = 4096;
+  CHECK(with_header(h) == "(no InputError)");  // the largest frame is valid
   h = sample_header();
   h.flags = 6;
   CHECK(with_header(h) == name + ": header: flags: unknown flag bits 0x6");
@@ -150,6 +167,15 @@ TEST_CASE("header fields out of range") {
   h = sample_header();
   h.psf.phases = 0;
   CHECK(with_header(h) == name + ": header: phases: must be >= 1 (got 0)");
+  // The phase cache a header asks splat to build, named with the stream's file.
+  h = sample_header();
+  h.psf.cache_radius = 100000;
+  CHECK(with_header(h) == name +
+                              ": header: cache radius and phases: a phase cache of radius 100000 "
+                              "px and 6 phases would exceed 2 GiB (2^28 weights)");
+  h = sample_header();
+  h.psf.phases = 2147483647;
+  CHECK(with_header(h).find(name + ": header: cache radius and phases: ") == 0);
   h = sample_header();
   h.psf.min_y = -1e-7;
   CHECK(with_header(h) == name + ": header: min_y: must be >= 0 (got -1e-07)");
@@ -208,6 +234,23 @@ TEST_CASE("chunk headers: magic, sequence, capacity, trailing data") {
   ScratchFolder folder("chunks");
   const fs::path path = folder / "events.sle";
   const std::string name = path.string();
+
+  // A chunk header claiming the largest count the capacity allows, in a file that holds 40
+  // records after it: refused before 896 MiB of records are allocated for it.
+  StreamHeader large = sample_header();
+  large.chunk_capacity = 1u << 24;
+  RawStream claims_more;
+  claims_more.file_header(large).text("CHNK").u32(1u << 24).u64(0).u32(0).u32(0).u64(0);
+  claims_more.zeros_to(claims_more.bytes().size() + 40 * 56);
+  CHECK(input_error_of(path, claims_more.bytes()) ==
+        name + ": chunk 0: truncated: payload is 2240 of 939524096 bytes");
+  // A capacity beyond the format's 2^24 records (a reader would have allocated 240 GB for a
+  // chunk of 2^32 - 1 records).
+  large.chunk_capacity = 4294967295u;
+  RawStream huge;
+  huge.file_header(large).text("CHNK").u32(4294967295u).u64(0).u32(0).u32(0).u64(0);
+  CHECK(input_error_of(path, huge.bytes()) ==
+        name + ": header: chunk capacity: is 4294967295, above 16777216 (2^24) records");
 
   RawStream over_capacity;
   over_capacity.file_header(sample_header()).chunk(0, random_events(101, 1)).end_chunk(1);

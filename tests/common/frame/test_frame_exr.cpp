@@ -189,6 +189,31 @@ TEST_CASE("a frame of size 0 is bad input") {
   fs::remove_all(folder);
 }
 
+TEST_CASE("a frame beyond the format's limits is refused, reading and writing") {
+  const auto folder = fresh_folder("exr_limits");
+  // A valid OpenEXR file of 1 x 70000 pixels: one side above the 65536 a frame may have.
+  Imf::Header header(1, 70000);
+  for (const char* name : {"R", "G", "B"}) header.channels().insert(name, Imf::Channel(Imf::FLOAT));
+  std::vector<float> values(70000, 1.0f);
+  Imf::FrameBuffer buffer;
+  for (const char* name : {"R", "G", "B"})
+    buffer.insert(name, Imf::Slice::Make(Imf::FLOAT, values.data(), header.dataWindow()));
+  {
+    Imf::OutputFile file((folder / "tall.exr").c_str(), header);
+    file.setFrameBuffer(buffer);
+    file.writePixels(70000);
+  }
+  const std::string path = (folder / "tall.exr").string();
+  CHECK_THROWS_WITH_AS(read_frame_exr(path),
+                       (path + ": dataWindow height: 70000 is outside 1..65536 px").c_str(),
+                       InputError);
+  CHECK_THROWS_WITH_AS(write_frame_exr(Frame(70000, 1), folder / "wide.exr", false, ""),
+                       doctest::Contains("wide.exr: width: 70000 is outside 1..65536 px"),
+                       InputError);
+  CHECK(!fs::exists(folder / "wide.exr"));
+  fs::remove_all(folder);
+}
+
 TEST_CASE("existing outputs need force; missing folders are bad input") {
   const auto folder = fresh_folder("exr_force");
   const Frame first = field_frame(5, 4, 1), second = field_frame(5, 4, 2);

@@ -203,3 +203,71 @@ TEST_CASE("bad lens map files are refused, naming file and object") {
   }
   CHECK(input_error_of(bad_status, true).find("/vertices/status: row 2") != std::string::npos);
 }
+
+TEST_CASE("lens-map attributes outside their documented ranges are refused, naming the field") {
+  Folder folder;
+  int serial = 0;
+  // The message of a sample map with one attribute rewritten by `edit`.
+  const auto error_with = [&](auto edit) {
+    const fs::path path = write_sample(folder.path, "edited" + std::to_string(serial++) + ".h5");
+    {
+      EditableFile file(path);
+      edit(file.file);
+    }
+    return std::pair{path.string(), input_error_of(path)};
+  };
+  const auto with_int = [&](const char* name, std::int64_t value) {
+    return error_with([&](const h5::File& file) { h5::write_attribute(file, name, value); });
+  };
+  const auto with_double = [&](const char* name, double value) {
+    return error_with([&](const h5::File& file) { h5::write_attribute(file, name, value); });
+  };
+
+  // int64 sizes are judged before they are narrowed to the frame's 32 bits.
+  auto [path, error] = with_int("height", std::numeric_limits<std::int64_t>::max());
+  CHECK(error == path + ": attribute height: 9223372036854775807 is outside 1..65536 px");
+  std::tie(path, error) = with_int("width", std::int64_t{1} << 32);
+  CHECK(error == path + ": attribute width: 4294967296 is outside 1..65536 px");
+  std::tie(path, error) = with_int("height", 0);
+  CHECK(error == path + ": attribute height: 0 is outside 1..65536 px");
+  std::tie(path, error) = error_with([](const h5::File& file) {
+    h5::write_attribute(file, "width", std::int64_t{65536});
+    h5::write_attribute(file, "height", std::int64_t{8192});
+  });
+  CHECK(error == path +
+                     ": attribute width x attribute height: 65536 x 8192 = 536870912 pixels, more "
+                     "than a frame may have (268435456 = 2^28)");
+
+  std::tie(path, error) = with_double("fov_deg", 1e-308);
+  CHECK(error == path + ": attribute fov_deg: 1e-308 is outside [0.001, 180) degrees (pinhole)");
+  std::tie(path, error) = with_double("fov_deg", std::numeric_limits<double>::quiet_NaN());
+  CHECK(error.find("attribute fov_deg: nan is outside") != std::string::npos);
+  std::tie(path, error) = with_double("r_obs", 2.5);  // inside the photon sphere
+  CHECK(error ==
+        path + ": attribute r_obs: 2.5 is outside (3, 1e+15] M (outside the photon sphere)");
+  std::tie(path, error) = with_double("mesh_step", -4);
+  CHECK(error.find(": attribute mesh_step: -4 is outside (0, 4096] px") != std::string::npos);
+  std::tie(path, error) = with_double("bh_dec_deg", 91);
+  CHECK(error.find(": attribute bh_dec_deg: 91 is outside [-90, 90]") != std::string::npos);
+  std::tie(path, error) = with_double("mass", 2);
+  CHECK(error.find(": attribute mass: 2 is not 1") != std::string::npos);
+  std::tie(path, error) = with_int("mesh_max_depth", 41);
+  CHECK(error.find(": attribute mesh_max_depth: 41 is outside 0..40") != std::string::npos);
+  std::tie(path, error) = with_int("dropped_status", -1);
+  CHECK(error.find(": attribute dropped_status: negative") != std::string::npos);
+  std::tie(path, error) = error_with(
+      [](const h5::File& file) { h5::write_attribute(file, "projection", std::string("orbit")); });
+  CHECK(error == path + ": attribute projection: 'orbit' is not one of pinhole, equirect, fisheye");
+
+  // A scalar stored as an array: refused, not read over the one value the reader holds.
+  std::tie(path, error) = error_with([](const h5::File& file) {
+    H5Adelete(file.id(), "r_obs");
+    const hsize_t count = 3;
+    h5::Handle space(H5Screate_simple(1, &count, nullptr));
+    h5::Handle attribute(
+        H5Acreate2(file.id(), "r_obs", H5T_NATIVE_DOUBLE, space.get(), H5P_DEFAULT, H5P_DEFAULT));
+    const double values[3] = {30, 30, 30};
+    REQUIRE(H5Awrite(attribute.get(), H5T_NATIVE_DOUBLE, values) >= 0);
+  });
+  CHECK(error == path + ": attribute r_obs: is an array of 3 values, expected a scalar");
+}

@@ -192,6 +192,24 @@ stderr_has "stars.csv"; stderr_has "not an HDF5"
 run 2 info missing.h5 --quiet
 stderr_has "missing.h5"
 
+# --- paths that are no file, said as what they are (as input and as store)
+mkdir folder.csv folder.h5
+: >empty.h5
+run 2 ingest folder.csv --band V -o from_folder.h5 --quiet
+stderr_has "folder.csv: is a folder, not a file"; one_line_stderr
+[ ! -e from_folder.h5 ] || fail "a folder as input left a store"
+for device in /dev/zero /dev/null; do
+  run 2 ingest "$device" --format csv --band V -o from_device.h5 --quiet
+  stderr_has "$device: is not a regular file"; one_line_stderr
+  [ ! -e from_device.h5 ] || fail "$device as input left a store"
+  run 2 info "$device" --quiet
+  stderr_has "$device: is not a regular file"; one_line_stderr
+done
+run 2 info folder.h5 --quiet
+stderr_has "folder.h5: is a folder, not a file"; one_line_stderr
+run 2 info empty.h5 --quiet
+stderr_has "empty.h5: is empty"; one_line_stderr
+
 if [ "$failures" -ne 0 ]; then
   echo "$failures failure(s)"
   exit 1

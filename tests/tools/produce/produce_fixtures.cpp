@@ -11,8 +11,11 @@
 //                                                          straddling the Einstein ring
 //   cells STORE A B     prints the star rows [first, end) of cells A:B and the bytes of the
 //                       star chunks holding them
-//   damage IN -o OUT [--delete OBJECT] [--set-int NAME=VALUE] [--set-string NAME=VALUE]
+//   damage IN -o OUT [--delete OBJECT] [--set-int NAME=VALUE] [--set-double NAME=VALUE]
+//          [--set-string NAME=VALUE] [--set-array NAME=N]
 //                                                          a copy with one thing broken
+//                                                          (--set-array: root attribute NAME
+//                                                          stored as N zeros of its own type)
 #include <hdf5.h>
 
 #include <CLI/CLI.hpp>
@@ -201,7 +204,8 @@ void check(herr_t status, const std::string& what) {
 }
 
 void damage(const std::string& input, const std::string& output, const std::string& remove,
-            const std::vector<std::string>& set_int, const std::vector<std::string>& set_string) {
+            const std::vector<std::string>& set_int, const std::vector<std::string>& set_double,
+            const std::vector<std::string>& set_string, const std::vector<std::string>& set_array) {
   std::filesystem::copy_file(input, output, std::filesystem::copy_options::overwrite_existing);
   const hid_t file = H5Fopen(output.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
   if (file < 0) throw std::runtime_error("cannot open " + output);
@@ -221,6 +225,33 @@ void damage(const std::string& input, const std::string& output, const std::stri
     check(H5Awrite(attribute, H5T_NATIVE_LLONG, &number), "write " + name);
     H5Aclose(attribute);
     H5Sclose(space);
+  }
+  for (const std::string& assignment : set_double) {
+    const auto [name, value] = split(assignment);
+    if (H5Aexists(file, name.c_str()) > 0) check(H5Adelete(file, name.c_str()), "delete " + name);
+    const hid_t space = H5Screate(H5S_SCALAR);
+    const hid_t attribute =
+        H5Acreate2(file, name.c_str(), H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT);
+    const double number = std::strtod(value.c_str(), nullptr);  // subnormals too
+    check(H5Awrite(attribute, H5T_NATIVE_DOUBLE, &number), "write " + name);
+    H5Aclose(attribute);
+    H5Sclose(space);
+  }
+  for (const std::string& assignment : set_array) {
+    const auto [name, value] = split(assignment);
+    const hid_t old = H5Aopen(file, name.c_str(), H5P_DEFAULT);
+    check(old, "open " + name);
+    const hid_t type = H5Aget_type(old);
+    H5Aclose(old);
+    check(H5Adelete(file, name.c_str()), "delete " + name);
+    const hsize_t count = std::stoull(value);
+    const hid_t space = H5Screate_simple(1, &count, nullptr);
+    const hid_t attribute = H5Acreate2(file, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT);
+    const std::vector<unsigned char> zeros(count * H5Tget_size(type));
+    check(H5Awrite(attribute, type, zeros.data()), "write " + name);
+    H5Aclose(attribute);
+    H5Sclose(space);
+    H5Tclose(type);
   }
   for (const std::string& assignment : set_string) {
     const auto [name, value] = split(assignment);
@@ -243,7 +274,7 @@ int main(int argc, char** argv) {
   CLI::App app{"Fixtures for starlens-produce's tests"};
   app.require_subcommand(1);
   std::string input, output, band = "V", remove;
-  std::vector<std::string> set_int, set_string;
+  std::vector<std::string> set_int, set_double, set_string, set_array;
   int order = 3;
   std::uint64_t count = 0, seed = 1;
   auto* stars = app.add_subcommand("stars", "A store of listed stars");
@@ -272,7 +303,9 @@ int main(int argc, char** argv) {
   broken->add_option("input", input)->required();
   broken->add_option("--delete", remove);
   broken->add_option("--set-int", set_int);
+  broken->add_option("--set-double", set_double);
   broken->add_option("--set-string", set_string);
+  broken->add_option("--set-array", set_array);
   for (auto* command : {stars, uniform, lensmap, broken})
     command->add_option("-o", output)->required();
   for (auto* command : {stars, uniform}) {
@@ -286,7 +319,7 @@ int main(int argc, char** argv) {
     if (*uniform) write_uniform_stars(output, count, order, seed, band);
     if (*lensmap) write_grid_lensmap(output, grid);
     if (*cells) print_cell_rows(input, first_cell, end_cell);
-    if (*broken) damage(input, output, remove, set_int, set_string);
+    if (*broken) damage(input, output, remove, set_int, set_double, set_string, set_array);
   } catch (const std::exception& error) {
     std::cerr << "produce_fixtures: " << error.what() << '\n';
     return 1;

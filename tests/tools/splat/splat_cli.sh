@@ -66,5 +66,41 @@ expect 2 "repeat" "$splat" -i - -o r.exr --repeat 2 --quiet
 expect 2 "backend" "$splat" -i events.sle -o b.exr --backend magic --quiet
 expect 2 "output" "$splat" -i events.sle --quiet
 
+# Header fields that set what splat allocates (the header has no checksum): a frame side
+# beyond 65536 px, more than 2^28 pixels, or a phase cache beyond 2 GiB is refused when the
+# header is read, naming the stream and the field, before anything is allocated.
+# patch FILE OFFSET VALUE: a copy of events.sle with the u32 at OFFSET set to VALUE.
+patch() {
+  python3 - "$@" <<'PY'
+import struct, sys
+path, offset, value = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+data = bytearray(open("events.sle", "rb").read())
+data[offset:offset + 4] = struct.pack("<I", value)
+open(path, "wb").write(data)
+PY
+}
+patch wide.sle 20 16777216          # width 2^24 (was 4-6 GB and 20 s of work)
+expect 2 "wide.sle: header: width: is 16777216, above the 65536 px" "$splat" -i wide.sle -o w.exr --quiet
+[ ! -e w.exr ] && [ ! -e w.exr.manifest.json ] || fail "wide header left a frame"
+patch zip.sle 20 4194304            # width 2^22 (crashed in OpenEXR's ZIP writer)
+expect 2 "zip.sle: header: width: is 4194304" "$splat" -i zip.sle -o z.exr --quiet
+patch tall.sle 24 4294967295
+expect 2 "tall.sle: header: height: is 4294967295" "$splat" -i tall.sle --backend count --quiet
+patch square.sle 20 65536 && python3 - <<'PY'
+import struct
+data = bytearray(open("square.sle", "rb").read())
+data[24:28] = struct.pack("<I", 65536)
+open("square.sle", "wb").write(data)
+PY
+expect 2 "square.sle: header: width x height: 65536 x 65536 = 4294967296 pixels" \
+  "$splat" -i square.sle -o s.exr --quiet
+[ ! -e s.exr ] || fail "square header left a frame"
+patch cache.sle 48 100000           # cache radius 100000 px: a 640 GB phase cache
+expect 2 "cache.sle: header: cache radius and phases: a phase cache of radius 100000 px" \
+  "$splat" -i cache.sle -o c.exr --quiet
+patch phases.sle 52 2147483647
+expect 2 "phases.sle: header: cache radius and phases" "$splat" -i phases.sle -o p.exr --quiet
+[ ! -e c.exr ] && [ ! -e p.exr ] || fail "cache header left a frame"
+
 echo "splat_cli: $failures failure(s)"
 [ "$failures" = 0 ]

@@ -91,6 +91,15 @@ expect 2 "--ray-azimuth" "$trace" "${small[@]}" --ray-azimuth table -o bad.h5
 expect 2 "--width" "$trace" "${small[@]}" --width 0 -o bad.h5
 expect 2 "--height" "$trace" "${small[@]}" --height 0 -o bad.h5
 expect 2 "--width" "$trace" "${small[@]}" --width -5 -o bad.h5
+# The frame limits of every format (each side to 65536 px, 2^28 pixels), and the narrowest fov
+# (without ${small[@]}, whose own --width and --fov would make these CLI11's duplicate errors).
+limits=(--r-obs 10 --quiet -o bad.h5)
+expect 2 "--width: must be 1..65536, got 70000" "$trace" "${limits[@]}" --width 70000 --height 64
+expect 2 "--width x --height: 65536 x 8192 = 536870912 pixels" "$trace" "${limits[@]}" \
+  --width 65536 --height 8192
+expect 2 "--fov: pinhole needs 0.001 <= fov < 180" "$trace" "${limits[@]}" --width 96 --height 64 \
+  --fov 1e-308
+[ ! -e bad.h5 ] || fail "a refused trace left its output"
 expect 2 "unknown spacetime 'kerr'" "$trace" "${small[@]}" --spacetime kerr -o bad.h5
 expect 2 "--mesh-step" "$trace" "${small[@]}" --mesh-step 0 -o bad.h5
 expect 2 "--mesh-tol" "$trace" "${small[@]}" --mesh-tol -0.1 -o bad.h5

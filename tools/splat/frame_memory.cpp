@@ -1,0 +1,39 @@
+#include "frame_memory.h"
+
+#include <algorithm>
+
+#include "core/available_memory.h"
+#include "core/errors.h"
+
+namespace starlens {
+namespace {
+
+// The prefetching reader's 4 MiB blocks (a few in flight, hashed on the pool), the CPU
+// backend's batch of 2^18 events (14 MiB) and the GPU backend's staging buffers, rounded up.
+constexpr std::uint64_t kWorkingBytes = std::uint64_t{128} << 20;
+
+}  // namespace
+
+SplatMemory estimate_splat_memory(const StreamHeader& header, const std::string& backend,
+                                  bool png) {
+  const std::uint64_t pixels = std::uint64_t{header.width} * header.height;
+  SplatMemory memory;
+  if (backend != "count") memory.frame = pixels * 3 * sizeof(double);
+  if (png && backend != "count") memory.png = pixels * (3 + sizeof(double));
+  const std::uint64_t window = 2 * std::uint64_t(std::max(0, header.psf.cache_radius)) + 1;
+  const std::uint64_t phase_side = std::uint64_t(std::max(1, header.psf.phases)) + 1;
+  memory.cache = window * window * phase_side * phase_side * sizeof(double);
+  memory.working = kWorkingBytes;
+  return memory;
+}
+
+void check_splat_memory(const std::string& file, const StreamHeader& header,
+                        const SplatMemory& estimate, std::optional<std::uint64_t> available) {
+  if (!available || estimate.total() <= *available) return;
+  throw_run_failure(file, "a " + std::to_string(header.width) + " x " +
+                              std::to_string(header.height) + " frame needs about " +
+                              describe_bytes(estimate.total()) + " of memory, " +
+                              describe_bytes(*available) + " available");
+}
+
+}  // namespace starlens
