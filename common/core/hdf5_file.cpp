@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "core/errors.h"
+#include "core/utf8.h"
 
 namespace starlens::h5 {
 namespace {
@@ -217,12 +218,14 @@ std::string read_string_attribute(const File& file, const std::string& name) {
       input_failure(file, "attribute " + name, "unreadable");
     std::string value(text);
     H5free_memory(text);
+    require_utf8(value, file.path, "attribute " + name);  // it may reach a manifest (JSON)
     return value;
   }
   std::string value(H5Tget_size(type.get()), '\0');
   if (H5Aread(attribute.get(), type.get(), value.data()) < 0)
     input_failure(file, "attribute " + name, "unreadable");
   value.resize(value.find('\0') == std::string::npos ? value.size() : value.find('\0'));
+  require_utf8(value, file.path, "attribute " + name);  // it may reach a manifest (JSON)
   return value;
 }
 
