@@ -53,12 +53,14 @@ std::string hex_byte(unsigned char byte) {
   return text;
 }
 
-void require_utf8(std::string_view text, const std::string& file, const std::string& field) {
+void require_utf8(std::string_view text, const std::string& file, const std::string& field,
+                  const std::string& why) {
   const auto bad = first_invalid_utf8(text);
   if (!bad) return;
   throw_input_error(file, field,
                     "byte " + hex_byte(static_cast<unsigned char>(text[*bad])) + " at offset " +
-                        std::to_string(*bad) + " is not UTF-8");
+                        std::to_string(*bad) + " is not UTF-8" +
+                        (why.empty() ? "" : " (" + why + ")"));
 }
 
 std::optional<std::size_t> first_non_printable_ascii(std::string_view text) {

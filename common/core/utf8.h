@@ -13,8 +13,9 @@ namespace starlens {
 // glibc's iconv decodes it; std::nullopt when all of `text` is UTF-8.
 std::optional<std::size_t> first_invalid_utf8(std::string_view text);
 
-// Throws InputError("<file>: <field>: byte 0xFF at offset N is not UTF-8").
-void require_utf8(std::string_view text, const std::string& file, const std::string& field);
+// Throws InputError("<file>: <field>: byte 0xFF at offset N is not UTF-8[ (<why>)]").
+void require_utf8(std::string_view text, const std::string& file, const std::string& field,
+                  const std::string& why = "");
 
 // The offset of the first byte outside 0x20..0x7e (printable ASCII); std::nullopt when none.
 std::optional<std::size_t> first_non_printable_ascii(std::string_view text);

@@ -22,11 +22,11 @@ namespace starlens {
 namespace {
 
 // Why text recorded in a manifest must be UTF-8, appended to the field of the message.
-constexpr const char* kUtf8Reason = " (a manifest records it in JSON, whose strings are UTF-8)";
+constexpr const char* kUtf8Reason = "a manifest records it in JSON, whose strings are UTF-8";
 
 // A file name recorded in a manifest.
 void require_utf8_path(const std::string& path) {
-  require_utf8(path, path, std::string("file name") + kUtf8Reason);
+  require_utf8(path, path, "file name", kUtf8Reason);
 }
 
 // nlohmann::json::dump as the last line of defence: every text a tool records is checked
@@ -107,13 +107,12 @@ Manifest::Manifest(std::string tool, int argc, char** argv) {
     json_["executable"].update(tree_hash_fields(block_tree_sha256_file(executable)));
   nlohmann::json arguments = nlohmann::json::array();
   for (int i = 0; i < argc; ++i) {
-    require_utf8(argv[i], "command line", "argument " + std::to_string(i) + kUtf8Reason);
+    require_utf8(argv[i], "command line", "argument " + std::to_string(i), kUtf8Reason);
     arguments.push_back(argv[i]);
   }
   json_["argv"] = arguments;
   json_["cwd"] = std::filesystem::current_path(error).string();
-  require_utf8(json_["cwd"].get<std::string>(), "working folder",
-               std::string("path") + kUtf8Reason);
+  require_utf8(json_["cwd"].get<std::string>(), "working folder", "path", kUtf8Reason);
   json_["host"] = {{"name", host_name()},
                    {"cpu", host_cpu_model()},
                    {"hardware_threads", std::thread::hardware_concurrency()}};
