@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/errors.h"
 #include "frame/frame_io.h"
 #include "frame/png_writer.h"
 #include "manifest/block_tree_sha256.h"
@@ -154,4 +155,20 @@ TEST_CASE("a GPU run's PNG may move by one 8-bit level, not two") {
   REQUIRE(verdict.has_value());
   CHECK((*verdict)["equivalent"] == false);
   CHECK((*verdict)["max_level_difference"] == 2);
+}
+
+TEST_CASE("a manifest whose backend or entry has the wrong type is bad input naming the key") {
+  const nlohmann::json manifest = {{"parameters", {{"backend", 5}}}};
+  const nlohmann::json entry = {{"path", "f.exr"}};
+  CHECK_THROWS_WITH_AS(check_gpu_replay_output({manifest, "m.json"}, field(entry), "r.exr"),
+                       "m.json: parameters.backend: expected a string (is an integer)",
+                       starlens::InputError);
+  const nlohmann::json listed = {{"parameters", {"backend", "gpu"}}};
+  CHECK_THROWS_WITH_AS(check_gpu_replay_output({listed, "m.json"}, field(entry), "r.exr"),
+                       "m.json: parameters: expected an object (is an array)",
+                       starlens::InputError);
+  const nlohmann::json nameless = {{"path", 3}};
+  CHECK_THROWS_WITH_AS(check_gpu_replay_output(run_on("gpu"), field(nameless), "r.exr"),
+                       "m.json: outputs[0].path: expected a string (is an integer)",
+                       starlens::InputError);
 }
