@@ -64,11 +64,15 @@ void require_utf8(std::string_view text, const std::string& file, const std::str
 }
 
 std::optional<std::size_t> first_non_printable_ascii(std::string_view text) {
-  // A branch-free pass first (the compiler vectorises it): almost every text is clean.
-  bool any = false;
-  for (const char c : text)
-    any |= static_cast<unsigned char>(static_cast<unsigned char>(c) - 0x20) > 0x5e;
-  if (!any) return std::nullopt;
+  // The smallest and largest byte first, in a branch-free pass the compiler vectorises (byte
+  // min/max): almost every text is clean.
+  unsigned char lowest = 0xff, highest = 0;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    lowest = byte < lowest ? byte : lowest;
+    highest = byte > highest ? byte : highest;
+  }
+  if (lowest >= 0x20 && highest <= 0x7e) return std::nullopt;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const auto byte = static_cast<unsigned char>(text[i]);
     if (byte < 0x20 || byte > 0x7e) return i;
