@@ -2,7 +2,8 @@
 # Bad bytes and extreme values in what starlens-catalog reads, each made here by patching files
 # the tools write: invalid UTF-8 in 2MASS rows (rejected, never copied into the manifest),
 # extreme Stellarium header fields and CSV numbers (exit 2 naming file and field), manifests of
-# the wrong shape for --from-manifest (exit 2 naming the manifest and the key path).
+# the wrong shape for --from-manifest (exit 2 naming the manifest and the key path), a store
+# string attribute and command-line arguments that are not UTF-8 (exit 2 naming them).
 # Usage: catalog_input_checks.sh <starlens-catalog>
 set -u
 tool=$(realpath "$1")
@@ -175,6 +176,17 @@ expect 2 "$work/folder.json: is a folder, not a manifest file" ingest --from-man
 expect 2 "/dev/null: is a character device, not a manifest file" ingest --from-manifest /dev/null
 expect 2 "$work/missing.json: manifest cannot be opened: No such file or directory" ingest --from-manifest missing.json
 [ ! -e csv.replay.h5 ] || fail "a broken manifest was replayed"
+
+echo "== a store's string attribute that is not UTF-8 exits 2 naming the store and the attribute"
+# CSV with temperatures: teff_relation is "given", stored once, in no other string.
+python3 - <<'PY'
+data = bytearray(open("csv.h5", "rb").read())
+assert data.count(b"given") == 1
+data[data.index(b"given") + 1] = 0xFF
+open("attr_ff.h5", "wb").write(data)
+PY
+expect 2 "attr_ff.h5: attribute teff_relation: byte 0xFF at offset 1 is not UTF-8" info attr_ff.h5 --json --quiet
+expect 0 "" info csv.h5 --json --quiet
 
 echo "== arguments that are not UTF-8 cannot be recorded in a manifest: exit 2 before any output"
 cp stars.csv "$(printf 'st\xffrs.csv')"
