@@ -61,12 +61,16 @@ bool has_recorded_hash(const std::string& path, const JsonField& entry) {
   return recorded && fs::exists(path) && hash_file_as(recorded->scheme, path) == recorded->hex;
 }
 
-// A list of M's file entries: an array of objects, each with a string "path".
+// A list of M's file entries: an array of objects, each with a string "path" and a recorded
+// hash of a known scheme (checked here, so that a bad entry fails before the replay runs).
 std::vector<JsonField> file_entries(const JsonField& manifest, const std::string& key) {
   const auto list = manifest.find(key);
   if (!list) return {};
   std::vector<JsonField> entries = list->elements();
-  for (const JsonField& entry : entries) entry["path"].as_string();
+  for (const JsonField& entry : entries) {
+    entry["path"].as_string();
+    recorded_hash(entry);
+  }
   return entries;
 }
 

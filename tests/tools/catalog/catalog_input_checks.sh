@@ -141,6 +141,7 @@ broken input_object 'd["inputs"][0] = ["stars.csv"]'
 broken input_hash 'd["inputs"][0]["hash"] = 3'
 broken input_digest 'd["inputs"][0]["sha256_tree"] = {"hex": d["inputs"][0]["sha256_tree"]}'
 broken outputs 'd["outputs"] = {"path": "csv.h5"}'
+broken output_hash 'd["outputs"][0]["hash"] = "md5"'
 broken output_path 'del d["outputs"][0]["path"]'
 broken parameters 'd["parameters"] = ["band", "V"]'
 broken executable 'd["executable"] = "starlens-catalog"'
@@ -162,6 +163,7 @@ expect 2 "$(m input_hash): inputs[0].hash: expected a string (is an integer)" in
 expect 2 "$(m input_digest): inputs[0].sha256_tree: expected a string (is an object)" ingest --from-manifest "$(m input_digest)"
 expect 2 "$(m outputs): outputs: expected an array (is an object)" ingest --from-manifest "$(m outputs)"
 expect 2 "$(m output_path): outputs[0].path: missing" ingest --from-manifest "$(m output_path)"
+expect 2 "$(m output_hash): outputs[0].hash: entry for csv.h5 names the unknown hash scheme 'md5'" ingest --from-manifest "$(m output_hash)"
 expect 2 "$(m parameters): parameters: expected an object (is an array)" ingest --from-manifest "$(m parameters)"
 expect 2 "$(m executable): executable: expected an object (is a string)" ingest --from-manifest "$(m executable)"
 expect 2 "$(m cwd): cwd: expected a string (is an integer)" ingest --from-manifest "$(m cwd)"
