@@ -9,6 +9,7 @@
 
 #include "core/errors.h"
 #include "core/tool_main.h"
+#include "core/utf8.h"
 #include "manifest/hash_scheme.h"
 #include "manifest/manifest.h"
 
@@ -103,6 +104,8 @@ int replay_from_manifest_if_asked(const std::string& tool_name, int argc, char**
   ReplayRequest request;
   if (!find_request(argc, argv, request)) return -1;
   const fs::path manifest_path = fs::absolute(request.manifest_path);
+  require_utf8(manifest_path.string(), manifest_path.string(), "file name",
+               "the replay's report names it in JSON");
   const nlohmann::json manifest_json = read_manifest(manifest_path);
   const JsonField manifest(manifest_json, manifest_path.string());
   const std::int64_t version = manifest["format_version"].as_integer();

@@ -195,6 +195,10 @@ cp stars.csv "$(printf 'st\xffrs.csv')"
 expect 2 "command line: argument 2: byte 0xFF at offset 2 is not UTF-8 (a manifest records it in JSON" \
   ingest "$(printf 'st\xffrs.csv')" --band V -o y.h5 --quiet
 [ ! -e y.h5 ] || fail "a store was written for an argument that is not UTF-8"
+cp csv.h5 "$(printf 'c\xffv.h5')"
+expect 2 "byte 0xFF at offset 1 is not UTF-8 (--json prints it" info "$(printf 'c\xffv.h5')" --json --quiet
+cp csv.h5.manifest.json "$(printf 'm\xff.json')"
+expect 2 "byte 0xFF at offset " ingest --from-manifest "$(printf 'm\xff.json')"
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures catalog input check(s) failed"
