@@ -1,8 +1,8 @@
 #include "compare/budget.h"
 
 #include <cmath>
-#include <fstream>
 
+#include "core/checked_json.h"
 #include "core/errors.h"
 
 namespace starlens::compare {
@@ -98,16 +98,7 @@ Budget parse_budget(const nlohmann::json& json, const std::string& path) {
 }
 
 Budget read_budget(const std::filesystem::path& path) {
-  const std::string name = path.string();
-  std::ifstream file(path);
-  if (!file) throw_input_error(name, "", "budget cannot be opened");
-  nlohmann::json json;
-  try {
-    file >> json;
-  } catch (const nlohmann::json::exception& e) {
-    throw_input_error(name, "", std::string("not valid JSON: ") + e.what());
-  }
-  return parse_budget(json, name);
+  return parse_budget(read_json_input(path, "budget", kMaxBudgetBytes), path.string());
 }
 
 nlohmann::json budget_to_json(const Budget& budget) {

@@ -31,6 +31,10 @@ struct Budget {
 // Throws InputError("<path>: <key>: <reason>") for invalid JSON, unknown keys, values of the
 // wrong type or out of range.
 Budget parse_budget(const nlohmann::json& json, const std::string& path);
+// The largest budget file read: a budget is a few hundred bytes.
+constexpr std::uint64_t kMaxBudgetBytes = std::uint64_t(1) << 20;
+// Reads and parses a budget file: InputError naming it also when it is a folder, a device,
+// empty, unreadable or over kMaxBudgetBytes (core/text_input.h).
 Budget read_budget(const std::filesystem::path& path);
 
 // The limits in effect per channel, for reports and manifests.

@@ -4,6 +4,7 @@
 
 #include "core/errors.h"
 #include "core/input_file.h"
+#include "core/utf8.h"
 
 namespace starlens::h5 {
 namespace {
@@ -281,6 +282,7 @@ std::string read_string_attribute(const File& file, const std::string& name) {
       input_failure(file, field, "unreadable");
     std::string value(text);
     H5free_memory(text);
+    require_utf8(value, file.path, "attribute " + name);  // it may reach a manifest (JSON)
     return value;
   }
   // A fixed-length string is stored in the attribute's header message, inside the file.
@@ -295,6 +297,7 @@ std::string read_string_attribute(const File& file, const std::string& name) {
   if (H5Aread(attribute.get(), type.get(), value.data()) < 0)
     input_failure(file, field, "unreadable");
   value.resize(value.find('\0') == std::string::npos ? value.size() : value.find('\0'));
+  require_utf8(value, file.path, "attribute " + name);  // it may reach a manifest (JSON)
   return value;
 }
 

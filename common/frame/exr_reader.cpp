@@ -15,6 +15,7 @@
 
 #include "core/errors.h"
 #include "core/frame_limits.h"
+#include "core/utf8.h"
 #include "frame/exr_chunking.h"
 #include "frame/exr_layout.h"
 #include "frame/frame_io.h"
@@ -134,6 +135,8 @@ ExrFrameReader::ExrFrameReader(const std::filesystem::path& path) : path_(path.s
         header.findTypedAttribute<Imf::StringAttribute>(exr_layout::kRunDigestAttribute);
     if (!digest) throw_input_error(path_, exr_layout::kRunDigestAttribute, "is not a string");
     run_digest_ = digest->value();
+    // It is copied into reports and manifests (JSON, whose strings are UTF-8).
+    require_utf8(run_digest_, path_, exr_layout::kRunDigestAttribute);
   }
 }
 

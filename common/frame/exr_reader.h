@@ -15,7 +15,8 @@ namespace starlens {
 class ExrFrameReader {
  public:
   // Throws InputError naming the file when it is missing, not an EXR, truncated in its header,
-  // lacks R, G, B, has a data window other than its display window or subsampled channels.
+  // lacks R, G, B, has a data window other than its display window or subsampled channels, or
+  // a starlensRunDigest that is not a UTF-8 string.
   explicit ExrFrameReader(const std::filesystem::path& path);
   ~ExrFrameReader();
   ExrFrameReader(const ExrFrameReader&) = delete;

@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 
+#include "core/checked_json.h"
+
 namespace starlens {
 
 constexpr const char* kPlainSha256Scheme = "sha256";  // format_version 1
@@ -22,7 +24,10 @@ struct RecordedHash {
   std::string hex;
 };
 // The hash an entry recorded; std::nullopt for standard input (nothing to verify). InputError
-// naming `manifest` and the field for an unknown scheme or a missing digest.
+// naming the manifest and the entry's key path for an unknown scheme, a missing digest or a
+// field of the wrong type.
+std::optional<RecordedHash> recorded_hash(const JsonField& entry);
+// The same for an entry given alone, named by `manifest`.
 std::optional<RecordedHash> recorded_hash(const nlohmann::json& entry, const std::string& manifest);
 // The hash of a file under `scheme` (tree hash on the pool, or plain SHA-256 on one core).
 std::string hash_file_as(const std::string& scheme, const std::filesystem::path& path);

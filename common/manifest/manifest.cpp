@@ -10,7 +10,9 @@
 
 #include "build_info.h"
 #include "core/atomic_output.h"
+#include "core/checked_json.h"
 #include "core/errors.h"
+#include "core/utf8.h"
 #include "git_describe.h"
 #include "manifest/block_tree_sha256.h"
 #include "manifest/hash_scheme.h"
@@ -18,6 +20,25 @@
 
 namespace starlens {
 namespace {
+
+// Why text recorded in a manifest must be UTF-8, appended to the field of the message.
+constexpr const char* kUtf8Reason = "a manifest records it in JSON, whose strings are UTF-8";
+
+// A file name recorded in a manifest.
+void require_utf8_path(const std::string& path) {
+  require_utf8(path, path, "file name", kUtf8Reason);
+}
+
+// nlohmann::json::dump as the last line of defence: every text a tool records is checked
+// where it is read, so a string that is not UTF-8 here is a bug, reported with the manifest.
+std::string dump_checked(const nlohmann::json& json, int indent, const std::string& what) {
+  try {
+    return json.dump(indent);
+  } catch (const nlohmann::json::type_error& e) {
+    throw_run_failure(
+        what, std::string("internal error: text that is not UTF-8 reached it (") + e.what() + ")");
+  }
+}
 
 std::string utc_now_iso8601() {
   const auto now = std::chrono::system_clock::now();
@@ -85,9 +106,13 @@ Manifest::Manifest(std::string tool, int argc, char** argv) {
   else
     json_["executable"].update(tree_hash_fields(block_tree_sha256_file(executable)));
   nlohmann::json arguments = nlohmann::json::array();
-  for (int i = 0; i < argc; ++i) arguments.push_back(argv[i]);
+  for (int i = 0; i < argc; ++i) {
+    require_utf8(argv[i], "command line", "argument " + std::to_string(i), kUtf8Reason);
+    arguments.push_back(argv[i]);
+  }
   json_["argv"] = arguments;
   json_["cwd"] = std::filesystem::current_path(error).string();
+  require_utf8(json_["cwd"].get<std::string>(), "working folder", "path", kUtf8Reason);
   json_["host"] = {{"name", host_name()},
                    {"cpu", host_cpu_model()},
                    {"hardware_threads", std::thread::hardware_concurrency()}};
@@ -117,6 +142,7 @@ void Manifest::add_input(const std::filesystem::path& path, const std::string& r
 
 void Manifest::add_input(const std::string& path, const std::string& role,
                          std::unique_ptr<BackgroundFileHash> hash) {
+  require_utf8_path(path);
   json_["inputs"].push_back({{"path", path}, {"role", role}});
   pending_inputs_.emplace_back(json_["inputs"].size() - 1, std::move(hash));
 }
@@ -133,10 +159,12 @@ void Manifest::wait_for_input_hashes() {
 
 void Manifest::add_input_hashed(const std::string& path, const std::string& role,
                                 std::uint64_t size, const std::string& tree_sha256) {
+  require_utf8_path(path);
   json_["inputs"].push_back(file_entry(path, role, size, tree_sha256));
 }
 
 void Manifest::add_output(const std::filesystem::path& path, const std::string& role) {
+  require_utf8_path(path.string());
   std::error_code error;
   const auto size = std::filesystem::file_size(path, error);
   if (error) throw_run_failure(path.string(), "output missing after write");
@@ -145,6 +173,7 @@ void Manifest::add_output(const std::filesystem::path& path, const std::string& 
 
 void Manifest::add_output_hashed(const std::string& path, const std::string& role,
                                  std::uint64_t size, const std::string& tree_sha256) {
+  require_utf8_path(path);
   json_["outputs"].push_back(file_entry(path, role, size, tree_sha256));
 }
 
@@ -157,7 +186,7 @@ std::string Manifest::run_digest() {
       {"tool", json_["tool"]}, {"version", json_["version"]}, {"parameters", parameters}};
   for (const auto& input : json_["inputs"])
     identity["inputs"].push_back(input.value("sha256_tree", std::string(kNoHashScheme)));
-  const std::string text = identity.dump();
+  const std::string text = dump_checked(identity, -1, "run digest");
   return sha256_hex(text.data(), text.size());
 }
 
@@ -175,7 +204,7 @@ void Manifest::write(const std::filesystem::path& output_path, bool force) {
   AtomicOutput output(manifest_path_for(output_path), force);
   {
     std::ofstream file(output.temp_path());
-    file << json_.dump(2) << '\n';
+    file << dump_checked(json_, 2, output.final_path().string()) << '\n';
     file.flush();
     if (!file)
       throw_run_failure(output.final_path().string(), "cannot write manifest (disk full?)");
@@ -184,15 +213,11 @@ void Manifest::write(const std::filesystem::path& output_path, bool force) {
 }
 
 nlohmann::json read_manifest(const std::filesystem::path& path) {
-  std::ifstream file(path);
-  if (!file) throw_input_error(path.string(), "", "manifest cannot be opened");
-  nlohmann::json manifest;
-  try {
-    file >> manifest;
-  } catch (const nlohmann::json::exception& e) {
-    throw_input_error(path.string(), "", std::string("not valid JSON: ") + e.what());
-  }
-  if (!manifest.is_object() || manifest.value("format", "") != "starlens-manifest")
+  nlohmann::json manifest = read_json_input(path, "manifest", kMaxManifestBytes);
+  const JsonField root(manifest, path.string());
+  if (!manifest.is_object())
+    root.fail("not a starlens manifest (a JSON object; this is " + json_type_name(manifest) + ")");
+  if (root.string_or("format", "") != "starlens-manifest")
     throw_input_error(path.string(), "format", "not a starlens manifest");
   return manifest;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // <output>.manifest.json (docs/design.md section 8): what ran, on what, with which parameters and
 // inputs, what it wrote, how long each phase took and what it counted.
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -15,7 +16,9 @@ namespace starlens {
 
 class Manifest {
  public:
-  // Records the tool, argv, build facts, executable hash, host CPU and start time.
+  // Records the tool, argv, build facts, executable hash, host CPU and start time. InputError
+  // when an argument or the working folder is not UTF-8 (JSON cannot hold it), as for every
+  // path added below.
   Manifest(std::string tool, int argc, char** argv);
 
   nlohmann::json& parameters() { return json_["parameters"]; }  // every resolved parameter
@@ -65,7 +68,12 @@ class Manifest {
 };
 
 std::filesystem::path manifest_path_for(const std::filesystem::path& output_path);
-// Reads a manifest; throws InputError naming the file when it is missing or not a manifest.
+
+// The largest manifest read (--from-manifest, compare --manifests): far above any a tool writes.
+constexpr std::uint64_t kMaxManifestBytes = std::uint64_t(64) << 20;
+// Reads a manifest; throws InputError naming the file when it is missing, not a regular file or
+// pipe, larger than kMaxManifestBytes, not JSON, not an object or not a manifest. Read it
+// further through JsonField (core/checked_json.h).
 nlohmann::json read_manifest(const std::filesystem::path& path);
 
 }  // namespace starlens

@@ -9,6 +9,7 @@
 
 #include "core/errors.h"
 #include "core/tool_main.h"
+#include "core/utf8.h"
 #include "manifest/hash_scheme.h"
 #include "manifest/manifest.h"
 
@@ -41,10 +42,10 @@ bool find_request(int argc, char** argv, ReplayRequest& request) {
 
 // Fails (exit 2 via InputError) naming the first input whose content changed, each verified
 // with the hash scheme its entry recorded (a version 1 manifest's plain SHA-256 included).
-void verify_inputs(const nlohmann::json& manifest, const std::string& manifest_path) {
-  for (const auto& input : manifest.value("inputs", nlohmann::json::array())) {
-    const std::string path = input.value("path", "");
-    const auto recorded = recorded_hash(input, manifest_path);
+void verify_inputs(const std::vector<JsonField>& inputs, const std::string& manifest_path) {
+  for (const JsonField& input : inputs) {
+    const std::string path = input["path"].as_string();
+    const auto recorded = recorded_hash(input);
     if (path == "-" || !recorded) continue;
     if (!fs::exists(path)) throw_input_error(path, "", "input of " + manifest_path + " is missing");
     const std::string actual = hash_file_as(recorded->scheme, path);
@@ -56,10 +57,34 @@ void verify_inputs(const nlohmann::json& manifest, const std::string& manifest_p
 }
 
 // Whether a file has the hash an entry recorded, under the entry's scheme.
-bool has_recorded_hash(const std::string& path, const nlohmann::json& entry,
-                       const std::string& manifest_path) {
-  const auto recorded = recorded_hash(entry, manifest_path);
+bool has_recorded_hash(const std::string& path, const JsonField& entry) {
+  const auto recorded = recorded_hash(entry);
   return recorded && fs::exists(path) && hash_file_as(recorded->scheme, path) == recorded->hex;
+}
+
+// A list of M's file entries: an array of objects, each with a string "path" and a recorded
+// hash of a known scheme (checked here, so that a bad entry fails before the replay runs).
+std::vector<JsonField> file_entries(const JsonField& manifest, const std::string& key) {
+  const auto list = manifest.find(key);
+  if (!list) return {};
+  std::vector<JsonField> entries = list->elements();
+  for (const JsonField& entry : entries) {
+    entry["path"].as_string();
+    recorded_hash(entry);
+  }
+  return entries;
+}
+
+// What M must hold for a replay, checked before anything runs: its argv (strings, the
+// executable first), and, when present, parameters and executable as objects.
+std::vector<std::string> recorded_argv(const JsonField& manifest) {
+  std::vector<std::string> arguments;
+  for (const JsonField& argument : manifest["argv"].elements())
+    arguments.push_back(argument.as_string());
+  if (arguments.empty()) manifest["argv"].fail("is empty (it starts with the executable)");
+  for (const char* key : {"parameters", "executable"})
+    if (const auto section = manifest.find(key)) section->require_object();
+  return arguments;
 }
 
 }  // namespace
@@ -79,39 +104,43 @@ int replay_from_manifest_if_asked(const std::string& tool_name, int argc, char**
   ReplayRequest request;
   if (!find_request(argc, argv, request)) return -1;
   const fs::path manifest_path = fs::absolute(request.manifest_path);
-  const nlohmann::json manifest = read_manifest(manifest_path);
-  const int version = manifest.value("format_version", 0);
+  require_utf8(manifest_path.string(), manifest_path.string(), "file name",
+               "the replay's report names it in JSON");
+  const nlohmann::json manifest_json = read_manifest(manifest_path);
+  const JsonField manifest(manifest_json, manifest_path.string());
+  const std::int64_t version = manifest["format_version"].as_integer();
   if (version != 1 && version != 2)
     throw_input_error(manifest_path.string(), "format_version",
                       "is " + std::to_string(version) +
                           ": this build replays versions 1 (plain SHA-256) and 2 (tree hash)");
-  if (manifest.value("tool", "") != tool_name)
+  const std::string recorded_tool = manifest["tool"].as_string();
+  if (recorded_tool != tool_name)
     throw_input_error(manifest_path.string(), "tool",
-                      "written by " + manifest.value("tool", "?") + ", not " + tool_name);
+                      "written by " + recorded_tool + ", not " + tool_name);
+  const std::vector<JsonField> inputs = file_entries(manifest, "inputs");
+  const std::vector<JsonField> outputs = file_entries(manifest, "outputs");
+  std::vector<std::string> arguments = recorded_argv(manifest);
 
   // Relative paths in M are relative to the folder it ran in.
-  const std::string run_folder = manifest.value("cwd", manifest_path.parent_path().string());
+  const std::string run_folder = manifest.string_or("cwd", manifest_path.parent_path().string());
   const std::string main_output =
       request.main_output.empty() ? "" : fs::absolute(request.main_output).string();
   if (chdir(run_folder.c_str()) != 0)
     throw_input_error(manifest_path.string(), "cwd", "folder '" + run_folder + "' is gone");
-  verify_inputs(manifest, manifest_path.string());
+  verify_inputs(inputs, manifest_path.string());
 
   std::map<std::string, std::string> replaced;  // original output -> replay output
-  const auto& outputs = manifest.value("outputs", nlohmann::json::array());
   for (std::size_t k = 0; k < outputs.size(); ++k) {
-    const std::string original = outputs[k].value("path", "");
+    const std::string original = outputs[k]["path"].as_string();
     replaced[original] = (k == 0 && !main_output.empty()) ? main_output : replay_path_for(original);
   }
-  std::vector<std::string> arguments;
-  for (const auto& argument : manifest.at("argv")) {
-    const std::string text = argument.get<std::string>();
-    const auto found = replaced.find(text);
-    arguments.push_back(found == replaced.end() ? text : found->second);
+  for (std::string& argument : arguments) {
+    const auto found = replaced.find(argument);
+    if (found != replaced.end()) argument = found->second;
   }
-  const auto& parameters = manifest.value("parameters", nlohmann::json::object());
+  const auto parameters = manifest.find("parameters");
   for (const ReplayDefault& older : older_defaults)
-    if (!parameters.contains(older.parameter))
+    if (!parameters || !parameters->contains(older.parameter))
       arguments.insert(arguments.end(), older.arguments.begin(), older.arguments.end());
   arguments.push_back("--force");  // a replay overwrites its own earlier replay outputs
   std::vector<char*> replay_argv;
@@ -124,11 +153,11 @@ int replay_from_manifest_if_asked(const std::string& tool_name, int argc, char**
   // Compare what the replay wrote with what M recorded.
   bool all_match = true, any_equivalent = false;
   nlohmann::json report = {{"manifest", manifest_path.string()}, {"inputs_verified", true}};
-  for (const auto& output : outputs) {
-    const std::string original = output.value("path", "");
+  for (const JsonField& output : outputs) {
+    const std::string original = output["path"].as_string();
     const std::string replay = replaced[original];
     const bool exists = fs::exists(replay);
-    const bool match = exists && has_recorded_hash(replay, output, manifest_path.string());
+    const bool match = exists && has_recorded_hash(replay, output);
     nlohmann::json entry = {{"recorded", original}, {"replay", replay}, {"match", match}};
     std::optional<nlohmann::json> check;
     if (!match && exists && output_check) check = output_check(manifest, output, replay);
@@ -142,22 +171,25 @@ int replay_from_manifest_if_asked(const std::string& tool_name, int argc, char**
     }
     report["outputs"].push_back(entry);
   }
-  const std::string first_output = outputs.empty() ? "" : replaced[outputs[0].value("path", "")];
+  const std::string first_output = outputs.empty() ? "" : replaced[outputs[0]["path"].as_string()];
   if (!first_output.empty() && fs::exists(manifest_path_for(first_output))) {
     const auto replay_manifest = read_manifest(manifest_path_for(first_output));
-    const bool counts_match = replay_manifest.value("counts", nlohmann::json()) ==
-                              manifest.value("counts", nlohmann::json());
+    const auto counts_of = [](const nlohmann::json& json) {
+      const auto found = json.find("counts");
+      return found == json.end() ? nlohmann::json() : *found;
+    };
+    const bool counts_match = counts_of(replay_manifest) == counts_of(manifest_json);
     report["counts_match"] = counts_match;
     all_match = all_match && counts_match;
   }
   // A different binary may legitimately compute different bytes: say so next to the verdict.
   std::error_code error;
   const auto executable = fs::read_symlink("/proc/self/exe", error);
-  const nlohmann::json recorded_executable = manifest.value("executable", nlohmann::json::object());
   bool same_executable = false;
   try {
-    same_executable = !error && has_recorded_hash(executable.string(), recorded_executable,
-                                                  manifest_path.string());
+    const auto recorded_executable = manifest.find("executable");
+    same_executable = !error && recorded_executable &&
+                      has_recorded_hash(executable.string(), *recorded_executable);
   } catch (const InputError&) {  // an executable recorded without a hash cannot be compared
   }
   report["same_executable"] = same_executable;

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "core/checked_json.h"
+
 namespace starlens {
 
 // A flag added after manifests were archived whose default differs from what those runs did:
@@ -21,14 +23,16 @@ struct ReplayDefault {
 // A stage's judgement of an output whose bytes differ from what M recorded (`recorded`: M's
 // entry for it, path and sha256): std::nullopt where the bytes must be equal, else a report
 // whose "equivalent" says whether the replay's output is the same result (for example a GPU
-// frame summed in another order, within its budget) and "reason" says why or why not.
+// frame summed in another order, within its budget) and "reason" says why or why not. M is
+// untrusted: read it through JsonField's checked accessors.
 using ReplayOutputCheck = std::function<std::optional<nlohmann::json>(
-    const nlohmann::json& manifest, const nlohmann::json& recorded, const std::string& replay)>;
+    const JsonField& manifest, const JsonField& recorded, const std::string& replay)>;
 
 // When argv holds --from-manifest M (optionally with -o/--output NEW for the main output),
 // replays M through `run` and returns the exit status: 0 outputs (equal, or equivalent by
 // `output_check`) and counts match, 1 they differ, 2 an input changed (naming the file) or M is
-// unusable. Otherwise returns -1.
+// unusable (not a manifest, or a key missing or of the wrong type: InputError naming M and the
+// key path, before anything runs). Otherwise returns -1.
 int replay_from_manifest_if_asked(const std::string& tool_name, int argc, char** argv,
                                   const std::function<int(int, char**)>& run,
                                   const std::vector<ReplayDefault>& older_defaults = {},

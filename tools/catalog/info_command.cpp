@@ -13,6 +13,7 @@
 #include "catalog/store_reader.h"
 #include "core/errors.h"
 #include "core/progress.h"
+#include "core/utf8.h"
 #include "frame/frame_io.h"
 #include "manifest/manifest.h"
 #include "sky_map.h"
@@ -177,6 +178,8 @@ CLI::App* add_info_command(CLI::App& app, InfoOptions& options) {
 }
 
 int run_info(const InfoOptions& options, int argc, char** argv) {
+  if (options.json)
+    require_utf8(options.input, options.input, "file name", "--json prints it as a JSON string");
   if (!options.png.empty()) {
     check_output_path(options.png, options.common.force);
     check_output_path(manifest_path_for(options.png), options.common.force);

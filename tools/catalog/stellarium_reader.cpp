@@ -70,6 +70,11 @@ RawStar decode_record(std::uint32_t type, const unsigned char* record) {
   return star;
 }
 
+// The largest magnitude code a record type holds (8 bits in type 0, 5 bits in types 1 and 2).
+std::uint32_t max_mag_code(std::uint32_t type) {
+  return type == 0 ? 255 : 31;
+}
+
 double max_position(std::uint32_t type) {
   return type == 0 ? 2147483647.0 : type == 1 ? 524287.0 : 131071.0;
 }
@@ -115,6 +120,23 @@ StellariumCatalogue::StellariumCatalogue(std::filesystem::path path) : path_(std
     throw_input_error(name, "header level",
                       std::to_string(header_.level) + " above " + std::to_string(kMaxLevel));
   if (header_.mag_steps == 0) throw_input_error(name, "header mag_steps", "zero");
+  // Every magnitude a record can encode, mag_min + code mag_range / mag_steps, must be a star's
+  // (the range CSV catalogues accept): the stars then have finite, positive float fluxes.
+  const double mag_min = 0.001 * header_.mag_min_millimag;
+  if (mag_min < kStellariumMagLow || mag_min > kStellariumMagHigh)
+    throw_input_error(name, "header mag_min",
+                      std::to_string(header_.mag_min_millimag) + " millimag is outside [" +
+                          std::to_string(int(kStellariumMagLow)) + ", " +
+                          std::to_string(int(kStellariumMagHigh)) + "] mag");
+  const double mag_max = mag_min + 0.001 * header_.mag_range_millimag *
+                                       max_mag_code(header_.record_type) / header_.mag_steps;
+  if (mag_max > kStellariumMagHigh)
+    throw_input_error(name, "header mag_range",
+                      std::to_string(header_.mag_range_millimag) + " millimag in " +
+                          std::to_string(header_.mag_steps) + " steps: magnitude code " +
+                          std::to_string(max_mag_code(header_.record_type)) + " is " +
+                          std::to_string(mag_max) + " mag, above " +
+                          std::to_string(int(kStellariumMagHigh)));
 
   header_.zone_count = 20ull << (2 * header_.level);
   const std::uint64_t table_bytes = 4 * header_.zone_count;

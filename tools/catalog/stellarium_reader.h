@@ -1,8 +1,9 @@
 #pragma once
 // Stellarium star catalogues stars_*.cat (format 0.x of stellarium-data 0.22;
 // CATALOG_FORMATS.md section 1): header, zone table and the three record types, streamed
-// zone by zone. Unknown magic, a major version other than 0, an unknown record type or a
-// size that does not match the zone table are InputError naming the file.
+// zone by zone. Unknown magic, a major version other than 0, an unknown record type, a level
+// above 8, zero magnitude steps, magnitudes outside [-30, 40] or a size that does not match the
+// zone table are InputError naming the file and the header field.
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -11,6 +12,9 @@
 namespace starlens::catalog {
 
 constexpr std::uint32_t kStellariumMagic = 0x835F040A;
+// The V magnitudes a header may make its records encode (stellarium-data's: -2 to 10.75).
+constexpr double kStellariumMagLow = -30;
+constexpr double kStellariumMagHigh = 40;
 
 struct StellariumHeader {
   std::uint32_t record_type = 0;  // 0: 28-byte, 1: 10-byte, 2: 6-byte records

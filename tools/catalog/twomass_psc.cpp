@@ -6,6 +6,8 @@
 #include <cstring>
 #include <limits>
 
+#include "core/utf8.h"
+
 namespace starlens::catalog {
 namespace {
 
@@ -48,6 +50,13 @@ int psc_band_index(const std::string& band_name) {
 }
 
 std::string parse_psc_row(std::string_view line, PscRow& row, std::string& detail) {
+  // A damaged byte anywhere marks a damaged row; the details below quote fields (to manifests,
+  // JSON), so only printable ASCII gets that far.
+  if (const auto bad = first_non_printable_ascii(line)) {
+    detail = "byte " + hex_byte(static_cast<unsigned char>(line[*bad])) + " at column " +
+             std::to_string(*bad + 1) + " (2MASS rows are printable ASCII)";
+    return "not_ascii";
+  }
   // Split the fields used (the first kUsedFields) without copying, then only count the
   // separators of the rest (a vectorised count: most of the row is fields we skip).
   constexpr int kUsedFields = kPhQual + 1;

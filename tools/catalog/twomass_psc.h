@@ -22,7 +22,8 @@ struct PscRow {
 };
 
 // Parses a row. Returns an empty string when it parsed, otherwise the rejection reason
-// (field_count, bad_ra, bad_dec, bad_ph_qual, bad_magnitude) with `detail` filled in.
+// (not_ascii, field_count, bad_ra, bad_dec, bad_ph_qual, bad_magnitude) with `detail` filled in;
+// a row with a byte outside printable ASCII is not_ascii, so details hold only ASCII.
 std::string parse_psc_row(std::string_view line, PscRow& row, std::string& detail);
 
 // Index (0 J, 1 H, 2 Ks) of a 2MASS band name; -1 for another band.

@@ -2,25 +2,18 @@
 
 #include <optional>
 
+#include "core/checked_json.h"
 #include "core/errors.h"
 #include "manifest/manifest.h"
 
 namespace starlens::compare {
 namespace {
 
-const nlohmann::json& counts_of(const nlohmann::json& manifest, const std::string& path) {
-  if (!manifest.contains("counts") || !manifest.at("counts").is_object())
-    throw_input_error(path, "counts", "missing or not an object");
-  return manifest.at("counts");
-}
-
-std::optional<std::uint64_t> count_of(const nlohmann::json& counts, const std::string& key,
-                                      const std::string& path) {
-  if (!counts.contains(key)) return std::nullopt;
-  const auto& value = counts.at(key);
-  if (!value.is_number_unsigned())
-    throw_input_error(path, "counts." + key, "must be a whole number >= 0");
-  return value.get<std::uint64_t>();
+std::optional<std::uint64_t> count_of(const JsonField& counts, const std::string& key) {
+  const auto value = counts.find(key);
+  if (!value) return std::nullopt;
+  if (!value->json().is_number_unsigned()) value->fail("must be a whole number >= 0");
+  return value->as_count();
 }
 
 }  // namespace
@@ -29,14 +22,14 @@ EventCountComparison compare_event_counts(const std::filesystem::path& a,
                                           const std::filesystem::path& b) {
   const nlohmann::json manifest_a = read_manifest(a);
   const nlohmann::json manifest_b = read_manifest(b);
-  const nlohmann::json& counts_a = counts_of(manifest_a, a.string());
-  const nlohmann::json& counts_b = counts_of(manifest_b, b.string());
+  const JsonField counts_a = JsonField(manifest_a, a.string())["counts"].require_object();
+  const JsonField counts_b = JsonField(manifest_b, b.string())["counts"].require_object();
   EventCountComparison result;
   result.report = nlohmann::json::object();
   int compared = 0;
   for (const char* key : kEventCountKeys) {
-    const auto value_a = count_of(counts_a, key, a.string());
-    const auto value_b = count_of(counts_b, key, b.string());
+    const auto value_a = count_of(counts_a, key);
+    const auto value_b = count_of(counts_b, key);
     if (!value_a && !value_b) continue;
     nlohmann::json& entry = result.report[key];
     if (value_a) entry["a"] = *value_a;

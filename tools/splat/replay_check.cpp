@@ -91,17 +91,17 @@ nlohmann::json compare_png(const std::string& recorded, const std::string& repla
 
 }  // namespace
 
-std::optional<nlohmann::json> check_gpu_replay_output(const nlohmann::json& manifest,
-                                                      const nlohmann::json& recorded,
+std::optional<nlohmann::json> check_gpu_replay_output(const JsonField& manifest,
+                                                      const JsonField& recorded,
                                                       const std::string& replay) {
-  const nlohmann::json parameters = manifest.value("parameters", nlohmann::json::object());
-  if (parameters.value("backend", "") != "gpu") return std::nullopt;
-  const std::string path = recorded.value("path", "");
+  const auto parameters = manifest.find("parameters");
+  if (!parameters || parameters->string_or("backend", "") != "gpu") return std::nullopt;
+  const std::string path = recorded["path"].as_string();
   const std::string extension = fs::path(path).extension().string();
   if (extension != ".exr" && extension != ".png") return std::nullopt;
   if (!fs::exists(path))
     return verdict(false, "the recorded output " + path + " is gone: nothing to compare with");
-  const auto recorded_hash_of_path = recorded_hash(recorded, "the manifest");
+  const auto recorded_hash_of_path = recorded_hash(recorded);
   if (!recorded_hash_of_path ||
       hash_file_as(recorded_hash_of_path->scheme, path) != recorded_hash_of_path->hex)
     return verdict(false, "the recorded output " + path + " changed since the run");

@@ -10,13 +10,16 @@
 #include <optional>
 #include <string>
 
+#include "core/checked_json.h"
+
 namespace starlens {
 
 // A ReplayOutputCheck (manifest/replay.h): std::nullopt unless `manifest` is a GPU run; else
 // {"equivalent": bool, "reason": text, ...the comparison's figures}. Not equivalent when the
-// recorded output is gone or no longer has the bytes `recorded` names.
-std::optional<nlohmann::json> check_gpu_replay_output(const nlohmann::json& manifest,
-                                                      const nlohmann::json& recorded,
+// recorded output is gone or no longer has the bytes `recorded` names. InputError naming the
+// manifest and key path when parameters.backend or the entry's fields have the wrong type.
+std::optional<nlohmann::json> check_gpu_replay_output(const JsonField& manifest,
+                                                      const JsonField& recorded,
                                                       const std::string& replay);
 
 }  // namespace starlens

@@ -124,6 +124,18 @@ TEST_CASE("2mass: malformed rows are rejected with a reason") {
   std::string bad_quality = good;
   bad_quality.replace(bad_quality.find("|AAA|"), 5, "|AQA|");
   CHECK(parse_psc_row(bad_quality, row, detail) == "bad_ph_qual");
+  // A byte outside printable ASCII anywhere, even in a field ingest does not use, is damage.
+  const std::pair<char, const char*> bytes[] = {
+      {'\xff', "0xFF"}, {'\x80', "0x80"}, {'\x00', "0x00"}, {'\t', "0x09"}, {'\x7f', "0x7F"}};
+  for (const auto& [byte, hex] : bytes) {
+    for (const std::size_t at : {std::size_t(0), good.find("|AAA|") + 2, good.size() - 1}) {
+      std::string damaged = good;
+      damaged[at] = byte;
+      CHECK(parse_psc_row(damaged, row, detail) == "not_ascii");
+      CHECK(detail == std::string("byte ") + hex + " at column " + std::to_string(at + 1) +
+                          " (2MASS rows are printable ASCII)");
+    }
+  }
 }
 
 TEST_CASE("2mass: ingest of the fixture keeps, rejects and computes as documented") {

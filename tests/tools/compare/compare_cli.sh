@@ -158,6 +158,76 @@ expect 0 "" -- "$compare" same.exr ref.exr --budget tight.json --report replayed
 expect 0 "outputs and counts match" -- "$compare" --from-manifest replayed.json.manifest.json
 cmp -s replayed.json replayed.replay.json || { echo "FAIL: replayed report differs"; failures=$((failures + 1)); }
 
+echo "== budgets that are not budget files exit 2 saying what they are"
+mkdir budget_folder
+expect 2 "budget_folder: is a folder, not a budget file" -- \
+  "$compare" same.exr ref.exr --budget budget_folder
+one_line
+expect 2 "/dev/null: is a character device, not a budget file" -- \
+  "$compare" same.exr ref.exr --budget /dev/null
+one_line
+: >empty_budget.json
+expect 2 "empty_budget.json: is empty, not a budget" -- \
+  "$compare" same.exr ref.exr --budget empty_budget.json
+echo '[{"max_rel": 1}]' >array_budget.json
+expect 2 "array_budget.json: a budget must be a JSON object" -- \
+  "$compare" same.exr ref.exr --budget array_budget.json
+expect 2 "tight.json/below: budget cannot be opened: Not a directory" -- \
+  "$compare" same.exr ref.exr --budget tight.json/below
+printf '{"comment": "\xff"}' >bytes_budget.json
+expect 2 "bytes_budget.json: not valid JSON" -- "$compare" same.exr ref.exr --budget bytes_budget.json
+one_line
+head -c 2000000 /dev/zero | tr '\0' ' ' >huge_budget.json
+expect 2 "huge_budget.json: 2000000 bytes: larger than any budget" -- \
+  "$compare" same.exr ref.exr --budget huge_budget.json
+expect 0 "within budget" -- "$compare" same.exr ref.exr --budget <(cat tight.json)
+
+echo "== an EXR run digest that is not UTF-8 exits 2 naming the file and the attribute"
+"$make_frame" --width 96 --height 70 --seed 4 --digest "$(printf 'a%.0s' {1..64})" -o digest.exr
+python3 - <<'PY'
+data = bytearray(open("digest.exr", "rb").read())
+key = b"starlensRunDigest\0string\0"
+at = data.index(key) + len(key) + 4  # past the attribute's 4-byte size
+assert data[at:at + 64] == b"a" * 64
+data[at + 3] = 0xFF
+open("digest_ff.exr", "wb").write(data)
+PY
+expect 2 "digest_ff.exr: starlensRunDigest: byte 0xFF at offset 3 is not UTF-8" -- \
+  "$compare" digest_ff.exr ref.exr --budget tight.json --report digest_report.json
+one_line
+no_file digest_report.json
+no_file digest_report.json.manifest.json
+expect 0 "" -- "$compare" digest.exr ref.exr --budget tight.json --report digest_report.json
+
+echo "== manifests of the wrong shape or not files exit 2 naming the manifest and key path"
+echo '{"format": "starlens-manifest", "counts": [1, 2]}' >counts_array.json
+expect 2 "counts_array.json: counts: expected an object \(is an array\)" -- \
+  "$compare" same.exr ref.exr --budget tight.json --manifests ma.json counts_array.json
+echo '{"format": "starlens-manifest"}' >counts_missing.json
+expect 2 "counts_missing.json: counts: missing" -- \
+  "$compare" same.exr ref.exr --budget tight.json --manifests ma.json counts_missing.json
+echo '{"format": ["starlens-manifest"], "counts": {}}' >format_array.json
+expect 2 "format_array.json: format: expected a string \(is an array\)" -- \
+  "$compare" same.exr ref.exr --budget tight.json --manifests ma.json format_array.json
+expect 2 "budget_folder: is a folder, not a manifest file" -- \
+  "$compare" same.exr ref.exr --budget tight.json --manifests ma.json budget_folder
+expect 2 "/dev/null: is a character device, not a manifest file" -- \
+  "$compare" --from-manifest /dev/null
+python3 - <<'PY'
+import json
+m = json.load(open("replayed.json.manifest.json"))
+m["argv"][2] = 2.5
+json.dump(m, open("argv_number.json", "w"))
+m = json.load(open("replayed.json.manifest.json"))
+m["outputs"][0] = "replayed.json"
+json.dump(m, open("output_string.json", "w"))
+PY
+expect 2 "argv_number.json: argv\[2\]: expected a string \(is a number\)" -- \
+  "$compare" --from-manifest argv_number.json
+one_line
+expect 2 "output_string.json: outputs\[0\]: expected an object \(is a string\)" -- \
+  "$compare" --from-manifest output_string.json
+
 echo "== --help and --version"
 expect 0 "--budget" -- "$compare" --help
 expect 0 "starlens-compare" -- "$compare" --version

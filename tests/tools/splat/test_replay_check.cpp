@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/errors.h"
 #include "frame/frame_io.h"
 #include "frame/png_writer.h"
 #include "manifest/block_tree_sha256.h"
@@ -28,8 +29,18 @@ struct Folder {
   ~Folder() { fs::remove_all(path); }
 };
 
-nlohmann::json run_on(const std::string& backend) {
-  return {{"tool", "starlens-splat"}, {"parameters", {{"backend", backend}}}};
+// The manifests below live as long as the calls that read them (static: one per backend).
+starlens::JsonField run_on(const std::string& backend) {
+  static const nlohmann::json cpu = {{"tool", "starlens-splat"},
+                                     {"parameters", {{"backend", "cpu"}}}};
+  static const nlohmann::json gpu = {{"tool", "starlens-splat"},
+                                     {"parameters", {{"backend", "gpu"}}}};
+  return {backend == "gpu" ? gpu : cpu, "m.json"};
+}
+
+// An entry of m.json (`entry` outlives the call that reads it).
+starlens::JsonField field(const nlohmann::json& entry) {
+  return {entry, "m.json", "outputs[0]"};
 }
 
 // A version 1 manifest's entry (plain SHA-256), or a version 2 one (the tree hash).
@@ -60,8 +71,9 @@ TEST_CASE("a CPU run's outputs must match byte for byte: no judgement is offered
   Folder folder;
   const fs::path recorded = folder.path / "frame.exr";
   starlens::write_frame_exr(star_field(), recorded, false, "digest");
-  CHECK_FALSE(check_gpu_replay_output(run_on("cpu"), recorded_entry(recorded), recorded.string())
-                  .has_value());
+  CHECK_FALSE(
+      check_gpu_replay_output(run_on("cpu"), field(recorded_entry(recorded)), recorded.string())
+          .has_value());
 }
 
 TEST_CASE("a GPU frame summed in another order is the same result; one beyond the budget is not") {
@@ -73,20 +85,20 @@ TEST_CASE("a GPU frame summed in another order is the same result; one beyond th
 
   // A few units in the last place, as another order of additions gives (budget 1e-12).
   starlens::write_frame_exr(scaled(star_field(), 1.0 + 8e-16), replay, false, "digest");
-  auto verdict = check_gpu_replay_output(run_on("gpu"), entry, replay.string());
+  auto verdict = check_gpu_replay_output(run_on("gpu"), field(entry), replay.string());
   REQUIRE(verdict.has_value());
   CHECK((*verdict)["equivalent"] == true);
   CHECK((*verdict)["Y_max_rel"].get<double>() > 0);
   CHECK((*verdict)["Y_max_rel"].get<double>() < 1e-14);
   // The same judgement from a version 2 entry (the recorded frame's tree hash).
-  const auto from_tree =
-      check_gpu_replay_output(run_on("gpu"), recorded_entry(recorded, true), replay.string());
+  const auto from_tree = check_gpu_replay_output(
+      run_on("gpu"), field(recorded_entry(recorded, true)), replay.string());
   REQUIRE(from_tree.has_value());
   CHECK((*from_tree)["equivalent"] == true);
 
   // 1e-9 relative: far beyond what the order of additions can do.
   starlens::write_frame_exr(scaled(star_field(), 1.0 + 1e-9), replay, true, "digest");
-  verdict = check_gpu_replay_output(run_on("gpu"), entry, replay.string());
+  verdict = check_gpu_replay_output(run_on("gpu"), field(entry), replay.string());
   REQUIRE(verdict.has_value());
   CHECK((*verdict)["equivalent"] == false);
   CHECK((*verdict)["exceeded"].size() > 0);
@@ -95,7 +107,7 @@ TEST_CASE("a GPU frame summed in another order is the same result; one beyond th
   Frame one_off = star_field();
   one_off.pixel(5, 9)[1] *= 1.0 + 1e-10;
   starlens::write_frame_exr(one_off, replay, true, "digest");
-  verdict = check_gpu_replay_output(run_on("gpu"), entry, replay.string());
+  verdict = check_gpu_replay_output(run_on("gpu"), field(entry), replay.string());
   REQUIRE(verdict.has_value());
   CHECK((*verdict)["equivalent"] == false);
 }
@@ -109,13 +121,13 @@ TEST_CASE("without the recorded frame as it was, a GPU replay cannot be judged e
     const nlohmann::json entry = recorded_entry(recorded, tree);
 
     starlens::write_frame_exr(scaled(star_field(), 1.0 + 1e-15), recorded, true, "digest");
-    auto verdict = check_gpu_replay_output(run_on("gpu"), entry, recorded.string());
+    auto verdict = check_gpu_replay_output(run_on("gpu"), field(entry), recorded.string());
     REQUIRE(verdict.has_value());
     CHECK((*verdict)["equivalent"] == false);
     CHECK((*verdict)["reason"].get<std::string>().find("changed") != std::string::npos);
 
     fs::remove(recorded);
-    verdict = check_gpu_replay_output(run_on("gpu"), entry, recorded.string());
+    verdict = check_gpu_replay_output(run_on("gpu"), field(entry), recorded.string());
     REQUIRE(verdict.has_value());
     CHECK((*verdict)["equivalent"] == false);
     CHECK((*verdict)["reason"].get<std::string>().find("gone") != std::string::npos);
@@ -132,15 +144,31 @@ TEST_CASE("a GPU run's PNG may move by one 8-bit level, not two") {
 
   rgb[7] = 101;
   starlens::write_rgb8_png(replay, 4, 3, rgb, false);
-  auto verdict = check_gpu_replay_output(run_on("gpu"), entry, replay.string());
+  auto verdict = check_gpu_replay_output(run_on("gpu"), field(entry), replay.string());
   REQUIRE(verdict.has_value());
   CHECK((*verdict)["equivalent"] == true);
   CHECK((*verdict)["max_level_difference"] == 1);
 
   rgb[7] = 102;
   starlens::write_rgb8_png(replay, 4, 3, rgb, true);
-  verdict = check_gpu_replay_output(run_on("gpu"), entry, replay.string());
+  verdict = check_gpu_replay_output(run_on("gpu"), field(entry), replay.string());
   REQUIRE(verdict.has_value());
   CHECK((*verdict)["equivalent"] == false);
   CHECK((*verdict)["max_level_difference"] == 2);
+}
+
+TEST_CASE("a manifest whose backend or entry has the wrong type is bad input naming the key") {
+  const nlohmann::json manifest = {{"parameters", {{"backend", 5}}}};
+  const nlohmann::json entry = {{"path", "f.exr"}};
+  CHECK_THROWS_WITH_AS(check_gpu_replay_output({manifest, "m.json"}, field(entry), "r.exr"),
+                       "m.json: parameters.backend: expected a string (is an integer)",
+                       starlens::InputError);
+  const nlohmann::json listed = {{"parameters", {"backend", "gpu"}}};
+  CHECK_THROWS_WITH_AS(check_gpu_replay_output({listed, "m.json"}, field(entry), "r.exr"),
+                       "m.json: parameters: expected an object (is an array)",
+                       starlens::InputError);
+  const nlohmann::json nameless = {{"path", 3}};
+  CHECK_THROWS_WITH_AS(check_gpu_replay_output(run_on("gpu"), field(nameless), "r.exr"),
+                       "m.json: outputs[0].path: expected a string (is an integer)",
+                       starlens::InputError);
 }

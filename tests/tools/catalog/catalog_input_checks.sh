@@ -1,0 +1,207 @@
+#!/bin/bash
+# Bad bytes and extreme values in what starlens-catalog reads, each made here by patching files
+# the tools write: invalid UTF-8 in 2MASS rows (rejected, never copied into the manifest),
+# extreme Stellarium header fields and CSV numbers (exit 2 naming file and field), manifests of
+# the wrong shape for --from-manifest (exit 2 naming the manifest and the key path), a store
+# string attribute and command-line arguments that are not UTF-8 (exit 2 naming them).
+# Usage: catalog_input_checks.sh <starlens-catalog>
+set -u
+tool=$(realpath "$1")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+failures=0
+
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# expect STATUS PATTERN ARGS...: runs the tool; checks the exit status, and that stderr is one
+# line holding PATTERN (when PATTERN is not empty).
+expect() {
+  local want=$1 pattern=$2; shift 2
+  "$tool" "$@" >out.txt 2>err.txt
+  local got=$?
+  [ "$got" -eq "$want" ] || fail "exit $got, expected $want: $* :: $(head -c 300 err.txt)"
+  if [ -n "$pattern" ]; then
+    grep -qF -- "$pattern" err.txt || fail "$*: stderr lacks '$pattern': $(head -c 300 err.txt)"
+    [ "$(wc -l <err.txt)" -eq 1 ] || fail "$*: stderr is not one line: $(cat err.txt)"
+  fi
+}
+# A manifest must be strict JSON (UTF-8 strings only): Python's decoder is the reference.
+strict_json() { python3 -c 'import json, sys; json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))' "$1"; }
+json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
+
+echo "== 2MASS: rows with bytes outside printable ASCII are rejected as not_ascii"
+mkdir psc
+expect 0 "" synth --count 2000 --seed 5 --psc-dir psc --psc-files 1 --quiet
+# Line 5: 0xFF as the first byte of ra (a bad_ra detail would have quoted it); line 9: 0xFF in
+# the designation, a field ingest does not use; line 12: a valid UTF-8 'é' in j_m (a detail cut
+# at 40 bytes could split such a character); line 20: a NUL byte.
+python3 - <<'PY'
+import gzip
+rows = gzip.open("psc/psc_aaa.gz").read().split(b"\n")
+def patch(line, field, offset, new):
+    fields = rows[line - 1].split(b"|")
+    fields[field] = fields[field][:offset] + new + fields[field][offset + 1:]
+    rows[line - 1] = b"|".join(fields)
+patch(5, 0, 0, b"\xff")
+patch(9, 5, 3, b"\xff")
+patch(12, 6, 1, "é".encode())
+patch(20, 2, 0, b"\x00")
+gzip.open("psc_bytes.gz", "wb").write(b"\n".join(rows))
+PY
+expect 0 "" ingest psc_bytes.gz -o bytes.h5 --quiet
+[ -f bytes.h5 ] && [ -f bytes.h5.manifest.json ] || fail "store or manifest missing"
+strict_json bytes.h5.manifest.json || fail "the manifest is not strict UTF-8 JSON"
+# The reference count: rows holding a byte outside 0x20..0x7e, counted by Python.
+damaged=$(python3 -c '
+import gzip
+rows = gzip.open("psc_bytes.gz").read().split(b"\n")
+print(sum(1 for r in rows if r and any(b < 0x20 or b > 0x7e for b in r)))')
+[ "$damaged" = 4 ] || fail "the patch damaged $damaged rows, not 4"
+[ "$(json bytes.h5.manifest.json 'd["rejections"]["by_reason"].get("not_ascii")')" = "$damaged" ] ||
+  fail "not_ascii count: $(json bytes.h5.manifest.json 'd["rejections"]')"
+[ "$(json bytes.h5.manifest.json '[e["line"] for e in d["rejections"]["examples"] if e["reason"] == "not_ascii"]')" = \
+  "[5, 9, 12, 20]" ] || fail "not_ascii example lines"
+[ "$(json bytes.h5.manifest.json '[e["detail"] for e in d["rejections"]["examples"] if e["line"] == 5][0]')" = \
+  "byte 0xFF at column 1 (2MASS rows are printable ASCII)" ] || fail "not_ascii detail"
+rows=$(json bytes.h5.manifest.json 'd["counts"]["rows_read"]')
+written=$(json bytes.h5.manifest.json 'd["counts"]["stars_written"]')
+rejected=$(json bytes.h5.manifest.json 'd["rejections"]["total"]')
+[ "$rows" = 2000 ] && [ $((written + rejected)) = 2000 ] || fail "rows $rows, written $written, rejected $rejected"
+
+echo "== Stellarium: every header field out of range exits 2 naming the file and the field"
+# A level-0 catalogue of record type 2 with one star in zone 3 of magnitude code 31.
+stellarium() {  # stellarium FILE TYPE MAJOR LEVEL MAG_MIN MAG_RANGE MAG_STEPS
+  python3 - "$@" <<'PY'
+import struct, sys
+path, words = sys.argv[1], [int(w) for w in sys.argv[2:]]
+record_type, major, level, mag_min, mag_range, mag_steps = words
+header = struct.pack("<IIIIIiII", 0x835F040A, record_type, major, 0, level, mag_min, mag_range,
+                     mag_steps)
+zones = struct.pack("<20I", *[1 if z == 3 else 0 for z in range(20)])
+record = (31 << 43).to_bytes(6, "little")  # mag:5 at bit 43, position and colour 0
+open(path, "wb").write(header + zones + record)
+PY
+}
+stellarium good.cat 2 0 0 6000 3000 30
+expect 0 "" ingest good.cat -o good.h5 --quiet
+[ "$(json good.h5.manifest.json 'd["counts"]["stars_written"]')" = 1 ] || fail "Stellarium star"
+stellarium low.cat 2 0 0 -2147483648 3000 30
+expect 2 "low.cat: header mag_min: -2147483648 millimag is outside [-30, 40] mag" ingest low.cat -o x.h5 --quiet
+stellarium high.cat 2 0 0 2147483647 3000 30
+expect 2 "high.cat: header mag_min: 2147483647 millimag" ingest high.cat -o x.h5 --quiet
+stellarium range.cat 2 0 0 6000 4294967295 1
+expect 2 "range.cat: header mag_range: 4294967295 millimag in 1 steps" ingest range.cat -o x.h5 --quiet
+stellarium edge.cat 2 0 0 -30000 2258 1  # code 31 reaches 40.0 mag: still a star
+expect 0 "" ingest edge.cat -o edge.h5 --quiet
+stellarium steps.cat 2 0 0 6000 3000 0
+expect 2 "steps.cat: header mag_steps: zero" ingest steps.cat -o x.h5 --quiet
+stellarium level.cat 2 0 4294967295 6000 3000 30
+expect 2 "level.cat: header level: 4294967295 above 8" ingest level.cat -o x.h5 --quiet
+stellarium type.cat 2147483648 0 0 6000 3000 30
+expect 2 "type.cat: header type: unknown record type 2147483648" ingest type.cat -o x.h5 --quiet
+stellarium major.cat 2 4294967295 0 6000 3000 30
+expect 2 "major.cat: header major version: 4294967295 is not 0" ingest major.cat -o x.h5 --quiet
+[ ! -e x.h5 ] || fail "a store was written from a bad header"
+
+echo "== CSV: NaN, infinities, huge and tiny numbers exit 2 naming the line and the field"
+for value in nan inf -inf 1e308 -1e308 1e-999 ''; do
+  for column in 0 1 2 3; do
+    fields=(10.0 20.0 5.0 5800)
+    fields[$column]=$value
+    names=(ra dec mag teff)
+    (IFS=,; printf 'ra,dec,mag,teff\n%s\n' "${fields[*]}") >extreme.csv
+    expect 2 "extreme.csv: line 2: ${names[$column]}: " ingest extreme.csv --band V -o x.h5 --quiet
+  done
+done
+printf 'ra,dec,mag,bv\n10,20,5,1e308\n' >bv.csv
+expect 2 "bv.csv: line 2: bv: " ingest bv.csv --band V -o x.h5 --quiet
+
+echo "== --from-manifest: manifests of the wrong shape exit 2 naming the manifest and key path"
+printf 'ra,dec,mag,teff\n10.0,20.0,5.3,5800\n' >stars.csv
+expect 0 "" ingest stars.csv --band V -o csv.h5 --quiet
+expect 0 "" ingest --from-manifest csv.h5.manifest.json --quiet
+rm -f csv.replay.h5 csv.replay.h5.manifest.json
+# broken NAME PYTHON: m_NAME.json is the manifest after PYTHON changed its dict d.
+broken() {
+  python3 -c "import json; d = json.load(open('csv.h5.manifest.json')); $2
+json.dump(d, open('m_$1.json', 'w'))"
+}
+broken version 'd["format_version"] = "2"'
+broken version_gone 'del d["format_version"]'
+broken version_float 'd["format_version"] = 2.5'
+broken tool 'd["tool"] = None'
+broken format 'd["format"] = 3'
+broken argv_object 'd["argv"] = {"a": 1}'
+broken argv_nested 'd["argv"][1] = ["ingest"]'
+broken argv_gone 'del d["argv"]'
+broken argv_empty 'd["argv"] = []'
+broken inputs 'd["inputs"] = "stars.csv"'
+broken input_path 'd["inputs"][0]["path"] = 5'
+broken input_object 'd["inputs"][0] = ["stars.csv"]'
+broken input_hash 'd["inputs"][0]["hash"] = 3'
+broken input_digest 'd["inputs"][0]["sha256_tree"] = {"hex": d["inputs"][0]["sha256_tree"]}'
+broken outputs 'd["outputs"] = {"path": "csv.h5"}'
+broken output_hash 'd["outputs"][0]["hash"] = "md5"'
+broken output_path 'del d["outputs"][0]["path"]'
+broken parameters 'd["parameters"] = ["band", "V"]'
+broken executable 'd["executable"] = "starlens-catalog"'
+broken cwd 'd["cwd"] = 7'
+m() { echo "$work/m_$1.json"; }
+expect 2 "$(m version): format_version: expected an integer (is a string)" ingest --from-manifest "$(m version)"
+expect 2 "$(m version_gone): format_version: missing" ingest --from-manifest "$(m version_gone)"
+expect 2 "$(m version_float): format_version: expected an integer (is a number)" ingest --from-manifest "$(m version_float)"
+expect 2 "$(m tool): tool: expected a string (is null)" ingest --from-manifest "$(m tool)"
+expect 2 "$(m format): format: expected a string (is an integer)" ingest --from-manifest "$(m format)"
+expect 2 "$(m argv_object): argv: expected an array (is an object)" ingest --from-manifest "$(m argv_object)"
+expect 2 "$(m argv_nested): argv[1]: expected a string (is an array)" ingest --from-manifest "$(m argv_nested)"
+expect 2 "$(m argv_gone): argv: missing" ingest --from-manifest "$(m argv_gone)"
+expect 2 "$(m argv_empty): argv: is empty" ingest --from-manifest "$(m argv_empty)"
+expect 2 "$(m inputs): inputs: expected an array (is a string)" ingest --from-manifest "$(m inputs)"
+expect 2 "$(m input_path): inputs[0].path: expected a string (is an integer)" ingest --from-manifest "$(m input_path)"
+expect 2 "$(m input_object): inputs[0]: expected an object (is an array)" ingest --from-manifest "$(m input_object)"
+expect 2 "$(m input_hash): inputs[0].hash: expected a string (is an integer)" ingest --from-manifest "$(m input_hash)"
+expect 2 "$(m input_digest): inputs[0].sha256_tree: expected a string (is an object)" ingest --from-manifest "$(m input_digest)"
+expect 2 "$(m outputs): outputs: expected an array (is an object)" ingest --from-manifest "$(m outputs)"
+expect 2 "$(m output_path): outputs[0].path: missing" ingest --from-manifest "$(m output_path)"
+expect 2 "$(m output_hash): outputs[0].hash: entry for csv.h5 names the unknown hash scheme 'md5'" ingest --from-manifest "$(m output_hash)"
+expect 2 "$(m parameters): parameters: expected an object (is an array)" ingest --from-manifest "$(m parameters)"
+expect 2 "$(m executable): executable: expected an object (is a string)" ingest --from-manifest "$(m executable)"
+expect 2 "$(m cwd): cwd: expected a string (is an integer)" ingest --from-manifest "$(m cwd)"
+: >empty.json
+expect 2 "$work/empty.json: is empty, not a manifest" ingest --from-manifest empty.json
+echo '[1, 2]' >array.json
+expect 2 "$work/array.json: not a starlens manifest (a JSON object; this is an array)" ingest --from-manifest array.json
+printf '{"format": "starlens-manifest", "tool": "\xff"}' >bytes.json
+expect 2 "$work/bytes.json: not valid JSON: " ingest --from-manifest bytes.json
+mkdir folder.json
+expect 2 "$work/folder.json: is a folder, not a manifest file" ingest --from-manifest folder.json
+expect 2 "/dev/null: is a character device, not a manifest file" ingest --from-manifest /dev/null
+expect 2 "$work/missing.json: manifest cannot be opened: No such file or directory" ingest --from-manifest missing.json
+[ ! -e csv.replay.h5 ] || fail "a broken manifest was replayed"
+
+echo "== a store's string attribute that is not UTF-8 exits 2 naming the store and the attribute"
+# CSV with temperatures: teff_relation is "given", stored once, in no other string.
+python3 - <<'PY'
+data = bytearray(open("csv.h5", "rb").read())
+assert data.count(b"given") == 1
+data[data.index(b"given") + 1] = 0xFF
+open("attr_ff.h5", "wb").write(data)
+PY
+expect 2 "attr_ff.h5: attribute teff_relation: byte 0xFF at offset 1 is not UTF-8" info attr_ff.h5 --json --quiet
+expect 0 "" info csv.h5 --json --quiet
+
+echo "== arguments that are not UTF-8 cannot be recorded in a manifest: exit 2 before any output"
+cp stars.csv "$(printf 'st\xffrs.csv')"
+expect 2 "command line: argument 2: byte 0xFF at offset 2 is not UTF-8 (a manifest records it in JSON" \
+  ingest "$(printf 'st\xffrs.csv')" --band V -o y.h5 --quiet
+[ ! -e y.h5 ] || fail "a store was written for an argument that is not UTF-8"
+cp csv.h5 "$(printf 'c\xffv.h5')"
+expect 2 "byte 0xFF at offset 1 is not UTF-8 (--json prints it" info "$(printf 'c\xffv.h5')" --json --quiet
+cp csv.h5.manifest.json "$(printf 'm\xff.json')"
+expect 2 "byte 0xFF at offset " ingest --from-manifest "$(printf 'm\xff.json')"
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures catalog input check(s) failed"
+  exit 1
+fi
+echo "all catalog input checks passed"
