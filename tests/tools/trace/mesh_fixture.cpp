@@ -34,6 +34,10 @@ TracedMap trace_map(const MapSetup& setup) {
   attributes.fov_deg = setup.fov_degrees;
   attributes.width = setup.width;
   attributes.height = setup.height;
+  attributes.mesh_step = setup.mesh.step;
+  attributes.mesh_tol = setup.mesh.tolerance;
+  attributes.mesh_max_source_deg = setup.mesh.max_source_radians / kDegree;
+  attributes.mesh_max_depth = setup.mesh.max_depth;
   TemporaryFolder folder;
   const auto file = folder.path / "lensmap.h5";
   write_refined_mesh(file, file.string(), attributes, map.refined);
