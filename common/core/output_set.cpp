@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <vector>
@@ -69,15 +70,29 @@ fs::path folder_of(const fs::path& path) {
   return path.has_parent_path() ? path.parent_path() : fs::path(".");
 }
 
-// The pid a lock's holder wrote into the lock file ("" while it has not yet).
-std::string lock_holder(int fd) {
-  char text[32] = {};
-  const ssize_t got = pread(fd, text, sizeof text - 1, 0);
+// The pid in a lock file: one fixed-width field, so that a holder overwriting an earlier
+// holder's pid never shows a reader a mix of the two.
+constexpr int kPidField = 11;
+
+std::string read_pid(int fd) {
+  char text[kPidField + 1] = {};
+  const ssize_t got = pread(fd, text, kPidField, 0);
   std::string pid = got > 0 ? std::string(text, std::size_t(got)) : std::string();
   while (!pid.empty() && (pid.back() == '\n' || pid.back() == ' ')) pid.pop_back();
+  while (!pid.empty() && pid.front() == ' ') pid.erase(pid.begin());
   const bool digits = !pid.empty() && std::all_of(pid.begin(), pid.end(),
                                                   [](char c) { return c >= '0' && c <= '9'; });
   return digits ? pid : std::string();
+}
+
+// The holder's pid; a holder that has just taken the lock writes it right after, so an empty
+// file is read again for up to 0.2 s ("" if it stays empty).
+std::string lock_holder(int fd) {
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    if (std::string pid = read_pid(fd); !pid.empty()) return pid;
+    ::usleep(1000);
+  }
+  return {};
 }
 
 // flock on "<output>.lock". The file is removed by its holder when it releases it, so a lock
@@ -105,8 +120,9 @@ int take_lock(const fs::path& lock_path, const std::string& name) {
     struct stat named {};
     if (::fstat(fd, &opened) == 0 && ::stat(lock_path.c_str(), &named) == 0 &&
         opened.st_dev == named.st_dev && opened.st_ino == named.st_ino) {
-      const std::string pid = std::to_string(::getpid()) + "\n";
-      if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, pid.data(), pid.size(), 0) < 0) {
+      char pid[kPidField + 1];
+      std::snprintf(pid, sizeof pid, "%*d\n", kPidField - 1, int(::getpid()));
+      if (::pwrite(fd, pid, kPidField, 0) != kPidField) {
         // The pid only improves a refusal's message: a full disk does not stop the run here.
       }
       return fd;
