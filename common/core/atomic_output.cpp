@@ -5,8 +5,8 @@
 
 namespace starlens {
 
-AtomicOutput::AtomicOutput(std::filesystem::path final_path, bool force)
-    : set_(force), final_path_(std::move(final_path)), temp_path_(set_.add(final_path_)) {}
+AtomicOutput::AtomicOutput(std::filesystem::path final_path, bool force, OutputLocking locking)
+    : set_(force, locking), final_path_(std::move(final_path)), temp_path_(set_.add(final_path_)) {}
 
 void start_writeback(const std::filesystem::path& path) {
   const int fd = open(path.c_str(), O_RDONLY);

@@ -15,7 +15,8 @@ class AtomicOutput {
  public:
   // Checks that the final path may be written (its folder exists and, unless `force`, nothing
   // exists there yet) and takes its lock. Throws InputError naming the path otherwise.
-  AtomicOutput(std::filesystem::path final_path, bool force);
+  AtomicOutput(std::filesystem::path final_path, bool force,
+               OutputLocking locking = OutputLocking::lock);
   AtomicOutput(const AtomicOutput&) = delete;
   AtomicOutput& operator=(const AtomicOutput&) = delete;
 

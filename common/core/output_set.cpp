@@ -197,8 +197,10 @@ OutputSet::Entry& OutputSet::add_entry(const fs::path& final_path, bool record) 
   entry.record = record;
   entry.lock_path = final_path;
   entry.lock_path += ".lock";
-  entry.lock_fd = take_lock(entry.lock_path, final_path.string());
-  register_pending(entry.lock_path.string());
+  if (locking_ == OutputLocking::lock) {
+    entry.lock_fd = take_lock(entry.lock_path, final_path.string());
+    register_pending(entry.lock_path.string());
+  }
   entries_.push_back(entry);  // from here the destructor releases the lock
   remove_stale_temporaries(final_path);
   Entry& added = entries_.back();

@@ -20,9 +20,13 @@
 
 namespace starlens {
 
+// Scratch files that are never committed (an external sort's runs) need no lock.
+enum class OutputLocking { lock, none };
+
 class OutputSet {
  public:
-  explicit OutputSet(bool force) : force_(force) {}
+  explicit OutputSet(bool force, OutputLocking locking = OutputLocking::lock)
+      : force_(force), locking_(locking) {}
   OutputSet(const OutputSet&) = delete;
   OutputSet& operator=(const OutputSet&) = delete;
   // Not committed: removes the temporaries and releases the locks.
@@ -61,6 +65,7 @@ class OutputSet {
   [[noreturn]] void roll_back(const std::string& file, const std::string& reason);
 
   bool force_;
+  OutputLocking locking_;
   bool committed_ = false;
   std::deque<Entry> entries_;  // stable references to the temporaries
 };

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/inotify.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <vector>
 
 #include "core/errors.h"
 #include "core/output_set.h"
@@ -96,6 +98,37 @@ TEST_CASE("outputs and record appear together at commit, and not before") {
   CHECK(content(record) == "record");
   // No temporaries and no lock files are left.
   CHECK(other_entries(folder, {"f.exr", "f.png", "f.exr.manifest.json"}) == 0);
+  fs::remove_all(folder);
+}
+
+TEST_CASE("the commit removes earlier outputs, renames the record, then the outputs") {
+  // The order, as the kernel reports it to a watcher of the folder (inotify).
+  const auto folder = fresh_folder("order");
+  for (const char* name : {"f.exr", "f.png", "f.exr.manifest.json"})
+    std::ofstream(folder / name) << "old";
+  OutputSet outputs(true);
+  std::ofstream(outputs.add(folder / "f.exr")) << "frame";
+  std::ofstream(outputs.add(folder / "f.png")) << "png";
+  std::ofstream(outputs.add_record(folder / "f.exr.manifest.json")) << "record";
+  const int watch = ::inotify_init1(IN_NONBLOCK);
+  REQUIRE(watch >= 0);
+  REQUIRE(::inotify_add_watch(watch, folder.c_str(), IN_MOVED_TO | IN_DELETE) >= 0);
+  outputs.commit();
+  std::vector<std::string> seen;
+  alignas(inotify_event) char buffer[8192];
+  for (ssize_t got; (got = ::read(watch, buffer, sizeof buffer)) > 0;) {
+    for (char* at = buffer; at < buffer + got;) {
+      const auto* event = reinterpret_cast<const inotify_event*>(at);
+      const std::string name = event->len > 0 ? event->name : "";
+      if (name.find(".lock") == std::string::npos)
+        seen.push_back(((event->mask & IN_DELETE) ? "delete " : "rename ") + name);
+      at += sizeof(inotify_event) + event->len;
+    }
+  }
+  ::close(watch);
+  const std::vector<std::string> expected = {
+      "delete f.exr", "delete f.png", "rename f.exr.manifest.json", "rename f.exr", "rename f.png"};
+  CHECK(seen == expected);
   fs::remove_all(folder);
 }
 
