@@ -6,8 +6,8 @@
 #include <charconv>
 #include <vector>
 
-#include "core/atomic_output.h"
 #include "core/errors.h"
+#include "core/output_set.h"
 #include "core/progress.h"
 #include "core/stopwatch.h"
 #include "core/tool_main.h"
@@ -154,7 +154,12 @@ int run(int argc, char** argv) {
   if (options.chunk_events == 0) throw_input_error("--chunk-events", "", "must be > 0");
   SyntheticField field(options.field);
   const bool to_stdout = options.output == "-";
-  if (!to_stdout) check_output_path(manifest_path_for(options.output), options.common.force);
+  // Both locked before the run, committed together after it.
+  OutputSet outputs(options.common.force);
+  if (!to_stdout) {
+    outputs.add(options.output);
+    outputs.add_record(manifest_path_for(options.output));
+  }
 
   Manifest manifest(kTool, argc, argv);
   manifest.parameters() = resolved_parameters(options, field);
@@ -163,7 +168,7 @@ int run(int argc, char** argv) {
   header.width = options.field.width;
   header.height = options.field.height;
   header.psf = options.field.psf;
-  EventWriter writer(options.output, header, options.common.force);
+  EventWriter writer(outputs, options.output, header);
 
   PhaseTimes times;
   Progress progress("synth-events", options.count, options.common.quiet);
@@ -194,7 +199,7 @@ int run(int argc, char** argv) {
   manifest.add_timings(times);
   manifest.add_output_hashed(options.output, "events", writer.bytes_written(),
                              writer.tree_sha256());
-  manifest.write(options.output, options.common.force);
+  manifest.commit(outputs, options.output);
   return kExitOk;
 }
 

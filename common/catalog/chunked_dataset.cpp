@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/errors.h"
+#include "core/hdf5_error.h"
 
 namespace starlens::catalog {
 namespace {
@@ -21,7 +22,8 @@ h5::File create_reproducible_file(const std::string& path, const std::string& di
   h5::File file{
       h5::Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, file_properties.get(), H5P_DEFAULT)),
       display_path};
-  if (!file.handle.valid()) throw_run_failure(display_path, "cannot create HDF5 file");
+  if (!file.handle.valid())
+    throw_run_failure(display_path, hdf5_failure("cannot create HDF5 file"));
   return file;
 }
 
@@ -63,7 +65,7 @@ void AppendableDataset::append(const void* rows_data, std::uint64_t rows) {
   h5::Handle memory_space(H5Screate_simple(rank, extent, nullptr));
   if (H5Dwrite(dataset_.get(), type_, memory_space.get(), file_space.get(), H5P_DEFAULT,
                rows_data) < 0)
-    throw_run_failure(file_.path, "cannot write dataset " + name_ + " (disk full?)");
+    throw_run_failure(file_.path, hdf5_failure("cannot write dataset " + name_));
   rows_ += rows;
 }
 

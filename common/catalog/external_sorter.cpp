@@ -69,10 +69,12 @@ class RecordCursor {
 };
 
 // A sorted run in a temporary file. The file is an AtomicOutput's temporary that is never
-// committed, so it is removed on destruction and on SIGINT/SIGTERM like any other temporary.
+// committed, so it is removed on destruction and on SIGINT/SIGTERM like any other temporary (and
+// by the next run when this one was killed); it needs no lock, being this run's alone.
 class ExternalSorter::RunFile : public RecordCursor {
  public:
-  explicit RunFile(const std::filesystem::path& final_name) : output_(final_name, /*force=*/true) {
+  explicit RunFile(const std::filesystem::path& final_name)
+      : output_(final_name, /*force=*/true, OutputLocking::none) {
     file_ = std::fopen(output_.temp_path().c_str(), "wb");
     if (!file_) fail("cannot create");
   }

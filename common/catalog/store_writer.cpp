@@ -4,6 +4,7 @@
 
 #include "catalog/store_format.h"
 #include "core/errors.h"
+#include "core/hdf5_error.h"
 
 namespace starlens::catalog {
 
@@ -94,7 +95,7 @@ void StoreWriter::finish() {
   flux_.reset();
   offsets_.reset();
   if (H5Fflush(file_.id(), H5F_SCOPE_GLOBAL) < 0)
-    throw_run_failure(file_.path, "cannot flush (disk full?)");
+    throw_run_failure(file_.path, hdf5_failure("cannot flush"));
   file_.handle.close();
   finished_ = true;
 }

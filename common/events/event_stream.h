@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/output_set.h"
 #include "events/star_event.h"
 
 namespace starlens {
@@ -37,13 +38,17 @@ struct ChunkInfo {
 class EventWriter {
  public:
   EventWriter(const std::string& path, const StreamHeader& header, bool force);
+  // A file output of `outputs` (added to it if it is not yet): finish() completes the
+  // temporary, the set's commit makes it visible with the manifest. "-" is standard output.
+  EventWriter(OutputSet& outputs, const std::string& path, const StreamHeader& header);
   ~EventWriter();  // without finish(): removes the temporary file, final name untouched
   EventWriter(const EventWriter&) = delete;
   EventWriter& operator=(const EventWriter&) = delete;
 
   void write_chunk(std::span<const StarEvent> events, std::uint32_t first_triangle,
                    std::uint32_t last_triangle);
-  // Writes the end chunk, flushes, and moves the file to its final name.
+  // Writes the end chunk, flushes, and moves the file to its final name (with an OutputSet:
+  // closes it, for the set's commit).
   void finish();
 
   std::uint64_t chunks_written() const;
@@ -53,6 +58,7 @@ class EventWriter {
   std::string tree_sha256() const;
 
  private:
+  void open(const std::string& path, const StreamHeader& header);
   struct State;
   std::unique_ptr<State> state_;
 };

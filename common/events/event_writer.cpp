@@ -10,8 +10,8 @@
 #include <mutex>
 #include <optional>
 
-#include "core/atomic_output.h"
 #include "core/errors.h"
+#include "core/output_set.h"
 #include "events/event_stream.h"
 #include "events/pipe_capacity.h"
 #include "events/stream_layout.h"
@@ -41,7 +41,10 @@ void write_all(int descriptor, const unsigned char* data, std::size_t size,
 struct EventWriter::State {
   std::string path;  // as given; for messages "stdout" when "-"
   StreamHeader header;
-  std::optional<AtomicOutput> output;  // absent for stdout
+  std::optional<OutputSet> own_outputs;  // the standalone constructor's
+  OutputSet* outputs = nullptr;          // null for stdout
+  std::filesystem::path temp;            // where a file output is written
+  bool output = false;                   // a file, not stdout
   int descriptor = -1;
   std::mutex mutex;
   std::optional<BlockTreeSha256Stream> stream;  // writes and hashes
@@ -57,7 +60,7 @@ struct EventWriter::State {
   ~State() {
     if (!output && stream && !finished) stream->flush_to_sink();  // stdout: what was complete
     stream.reset();                                      // waits for the sink thread and the hash
-    if (output && descriptor >= 0) ::close(descriptor);  // AtomicOutput removes the file
+    if (output && descriptor >= 0) ::close(descriptor);  // the OutputSet removes the file
   }
 
   void start_stream() {
@@ -99,7 +102,19 @@ struct EventWriter::State {
 
 EventWriter::EventWriter(const std::string& path, const StreamHeader& header, bool force)
     : state_(std::make_unique<State>()) {
+  if (path != "-") state_->own_outputs.emplace(force);
+  open(path, header);
+}
+
+EventWriter::EventWriter(OutputSet& outputs, const std::string& path, const StreamHeader& header)
+    : state_(std::make_unique<State>()) {
+  state_->outputs = &outputs;
+  open(path, header);
+}
+
+void EventWriter::open(const std::string& path, const StreamHeader& header) {
   State& s = *state_;
+  if (s.own_outputs) s.outputs = &*s.own_outputs;
   s.path = path == "-" ? "stdout" : path;
   s.header = header;
   validate_stream_header(header, s.path);
@@ -110,9 +125,9 @@ EventWriter::EventWriter(const std::string& path, const StreamHeader& header, bo
     s.descriptor = STDOUT_FILENO;
     enlarge_pipe(s.descriptor);
   } else {
-    s.output.emplace(path, force);
-    s.descriptor =
-        ::open(s.output->temp_path().c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    s.temp = s.outputs->add(path);
+    s.output = true;
+    s.descriptor = ::open(s.temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (s.descriptor < 0) s.fail("cannot create the temporary output");
   }
   s.start_stream();
@@ -175,7 +190,7 @@ void EventWriter::finish() {
     s.descriptor = -1;
     errno = 0;
     if (::close(descriptor) != 0) s.fail("close failed");
-    s.output->commit();
+    if (s.own_outputs) s.own_outputs->commit();
   }
   s.finished = true;
 }

@@ -14,8 +14,8 @@
 #include <thread>
 #include <vector>
 
-#include "core/atomic_output.h"
 #include "core/errors.h"
+#include "core/output_set.h"
 #include "frame/exr_chunking.h"
 #include "frame/exr_layout.h"
 #include "frame/frame_checks.h"
@@ -97,20 +97,30 @@ void write_bands(const Frame& frame, const std::string& temp_path, const std::st
 
 void write_frame_exr(const Frame& frame, const std::filesystem::path& path, bool force,
                      const std::string& run_digest) {
+  OutputSet outputs(force);
+  write_frame_exr(frame, outputs, path, run_digest);
+  outputs.commit();
+}
+
+void write_frame_exr(const Frame& frame, OutputSet& outputs, const std::filesystem::path& path,
+                     const std::string& run_digest) {
   const std::string name = path.string();
   require_pixels(frame, name);
   require_finite_non_negative(frame, name);
   if (frame.width > std::uint32_t(INT32_MAX) || frame.height > std::uint32_t(INT32_MAX))
     throw_input_error(name, "", "frame larger than OpenEXR's 2^31 - 1 pixels per side");
-  AtomicOutput output(path, force);
+  const std::filesystem::path& temp = outputs.add(path);
   try {
-    write_bands(frame, output.temp_path().string(), run_digest);
+    write_bands(frame, temp.string(), run_digest);
   } catch (const std::bad_alloc&) {
     throw;
   } catch (const std::exception& e) {
-    throw_run_failure(name, std::string("cannot write EXR: ") + e.what());
+    // OpenEXR's message names the temporary; the final name is the one the user gave.
+    std::string reason = e.what();
+    for (std::size_t at; (at = reason.find(temp.string())) != std::string::npos;)
+      reason.replace(at, temp.string().size(), name);
+    throw_run_failure(name, "cannot write EXR: " + reason);
   }
-  output.commit();
 }
 
 }  // namespace starlens

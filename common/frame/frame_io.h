@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <string>
 
+#include "core/output_set.h"
 #include "frame/frame.h"
 
 namespace starlens {
@@ -14,6 +15,9 @@ constexpr int kFrameFormatVersion = 1;
 // Writes atomically (temporary name, renamed on success). Refuses negative or non-finite
 // values (RunFailure: they would be a bug upstream). `run_digest` goes into the header.
 void write_frame_exr(const Frame& frame, const std::filesystem::path& path, bool force,
+                     const std::string& run_digest);
+// The same as an output of `outputs` (added to it if it is not yet), visible at its commit.
+void write_frame_exr(const Frame& frame, OutputSet& outputs, const std::filesystem::path& path,
                      const std::string& run_digest);
 
 struct FrameFile {
@@ -30,5 +34,8 @@ FrameFile read_frame_exr(const std::filesystem::path& path);
 // display white (value / exposure), the sRGB transfer curve, clamped to [0, 1].
 void write_frame_png(const Frame& frame, const std::filesystem::path& path, double exposure,
                      bool force);
+// The same as an output of `outputs` (added to it if it is not yet), visible at its commit.
+void write_frame_png(const Frame& frame, OutputSet& outputs, const std::filesystem::path& path,
+                     double exposure);
 
 }  // namespace starlens

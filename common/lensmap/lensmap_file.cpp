@@ -6,6 +6,7 @@
 #include "core/errors.h"
 #include "core/frame_limits.h"
 #include "lensmap/camera.h"
+#include "core/hdf5_error.h"
 
 namespace starlens {
 namespace {
@@ -236,7 +237,8 @@ LensmapWriter::LensmapWriter(const std::filesystem::path& path, const std::strin
   file_ = h5::File{
       h5::Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, file_properties.get(), H5P_DEFAULT)),
       display_path};
-  if (!file_.handle.valid()) throw_run_failure(display_path, "cannot create HDF5 file");
+  if (!file_.handle.valid())
+    throw_run_failure(display_path, hdf5_failure("cannot create HDF5 file"));
   const std::uint64_t n = vertex_count, m = triangle_count;
   write_group(file_, "/vertices");
   create_rows(file_, "/vertices/xy", H5T_IEEE_F64LE, n, 2);
@@ -263,7 +265,7 @@ void LensmapWriter::write_block(const char* name, hid_t memory_type, std::uint64
       H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, extent, nullptr) < 0 ||
       H5Dwrite(dataset.get(), memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT,
                data) < 0)
-    throw_run_failure(file_.path, std::string("cannot write dataset ") + name + " (disk full?)");
+    throw_run_failure(file_.path, hdf5_failure(std::string("cannot write dataset ") + name));
 }
 
 void LensmapWriter::write_vertices(std::uint64_t first, std::uint64_t count, const double* xy,
@@ -286,7 +288,7 @@ void LensmapWriter::write_triangles(std::uint64_t first, std::uint64_t count,
 void LensmapWriter::finish(const LensmapAttributes& attributes) {
   write_attributes(file_, attributes);
   if (H5Fflush(file_.id(), H5F_SCOPE_GLOBAL) < 0)
-    throw_run_failure(file_.path, "cannot flush HDF5 file (disk full?)");
+    throw_run_failure(file_.path, hdf5_failure("cannot flush HDF5 file"));
 }
 
 void write_lensmap(const std::filesystem::path& path, const std::string& display_path,

@@ -1,15 +1,17 @@
 #include "manifest/manifest.h"
 
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <ctime>
 #include <fstream>
 #include <thread>
 
 #include "build_info.h"
-#include "core/atomic_output.h"
 #include "core/checked_json.h"
 #include "core/errors.h"
 #include "core/utf8.h"
@@ -84,6 +86,28 @@ std::uint64_t peak_resident_bytes() {
   rusage usage{};
   if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
   return std::uint64_t(usage.ru_maxrss) * 1024;
+}
+
+// Writes `text` to `path`; RunFailure naming `name` with the system's reason otherwise.
+void write_text_file(const std::filesystem::path& path, const std::string& text,
+                     const std::string& name) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) throw_run_failure(name, std::string("cannot create: ") + std::strerror(errno));
+  const char* data = text.data();
+  std::size_t left = text.size();
+  while (left > 0) {
+    const ssize_t written = ::write(fd, data, left);
+    if (written < 0 && errno == EINTR) continue;
+    if (written <= 0) {
+      const int error = written < 0 ? errno : ENOSPC;
+      ::close(fd);
+      throw_run_failure(name, std::string("write failed: ") + std::strerror(error));
+    }
+    data += written;
+    left -= std::size_t(written);
+  }
+  if (::close(fd) != 0)
+    throw_run_failure(name, std::string("close failed: ") + std::strerror(errno));
 }
 
 }  // namespace
@@ -171,6 +195,15 @@ void Manifest::add_output(const std::filesystem::path& path, const std::string& 
   json_["outputs"].push_back(file_entry(path.string(), role, size, block_tree_sha256_file(path)));
 }
 
+void Manifest::add_output(const OutputSet& outputs, const std::filesystem::path& path,
+                          const std::string& role) {
+  const std::filesystem::path& temp = outputs.temp_path(path);
+  std::error_code error;
+  const auto size = std::filesystem::file_size(temp, error);
+  if (error) throw_run_failure(path.string(), "output missing after write");
+  json_["outputs"].push_back(file_entry(path.string(), role, size, block_tree_sha256_file(temp)));
+}
+
 void Manifest::add_output_hashed(const std::string& path, const std::string& role,
                                  std::uint64_t size, const std::string& tree_sha256) {
   require_utf8_path(path);
@@ -197,19 +230,24 @@ std::filesystem::path manifest_path_for(const std::filesystem::path& output_path
 }
 
 void Manifest::write(const std::filesystem::path& output_path, bool force) {
+  OutputSet outputs(force);
+  commit(outputs, output_path);
+}
+
+void Manifest::commit(OutputSet& outputs, const std::filesystem::path& output_path) {
   wait_for_input_hashes();
   json_["end_time"] = utc_now_iso8601();
   json_["host"]["peak_rss_bytes"] = peak_resident_bytes();
   json_["run_digest"] = run_digest();
-  AtomicOutput output(manifest_path_for(output_path), force);
-  {
-    std::ofstream file(output.temp_path());
-    file << dump_checked(json_, 2, output.final_path().string()) << '\n';
-    file.flush();
-    if (!file)
-      throw_run_failure(output.final_path().string(), "cannot write manifest (disk full?)");
-  }
-  output.commit();
+  const std::filesystem::path path = manifest_path_for(output_path);
+  write_text_file(outputs.add_record(path), dump_checked(json_, 2, path.string()) + '\n',
+                  path.string());
+  outputs.commit();
+}
+
+void write_json_output(OutputSet& outputs, const std::filesystem::path& path,
+                       const nlohmann::json& json) {
+  write_text_file(outputs.add(path), dump_checked(json, 2, path.string()) + '\n', path.string());
 }
 
 nlohmann::json read_manifest(const std::filesystem::path& path) {

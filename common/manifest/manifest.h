@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/output_set.h"
 #include "core/stopwatch.h"
 #include "manifest/background_file_hash.h"
 
@@ -47,6 +48,10 @@ class Manifest {
                         const std::string& tree_sha256);
   // Path, size and tree hash of a file written (call after it is in place; read back).
   void add_output(const std::filesystem::path& path, const std::string& role);
+  // The same for an output of `outputs` not yet committed: its temporary is hashed, its final
+  // path recorded.
+  void add_output(const OutputSet& outputs, const std::filesystem::path& path,
+                  const std::string& role);
   // The same with the tree hash of the bytes as they were written.
   void add_output_hashed(const std::string& path, const std::string& role, std::uint64_t size,
                          const std::string& tree_sha256);
@@ -60,6 +65,10 @@ class Manifest {
 
   // Writes "<output_path>.manifest.json" atomically, stamping the end time.
   void write(const std::filesystem::path& output_path, bool force);
+  // Writes "<output_path>.manifest.json" as the record of `outputs` (added to it if it is not
+  // yet) and commits the set: the manifest and the outputs become visible together
+  // (core/output_set.h).
+  void commit(OutputSet& outputs, const std::filesystem::path& output_path);
 
  private:
   nlohmann::json json_;
@@ -71,6 +80,10 @@ std::filesystem::path manifest_path_for(const std::filesystem::path& output_path
 
 // The largest manifest read (--from-manifest, compare --manifests): far above any a tool writes.
 constexpr std::uint64_t kMaxManifestBytes = std::uint64_t(64) << 20;
+// Writes a JSON report (json.dump(2) and a newline) as an output of `outputs`; RunFailure naming
+// `path` with the system's reason when it cannot be written.
+void write_json_output(OutputSet& outputs, const std::filesystem::path& path,
+                       const nlohmann::json& json);
 // Reads a manifest; throws InputError naming the file when it is missing, not a regular file or
 // pipe, larger than kMaxManifestBytes, not JSON, not an object or not a manifest. Read it
 // further through JsonField (core/checked_json.h).

@@ -184,6 +184,12 @@ int run_info(const InfoOptions& options, int argc, char** argv) {
     check_output_path(options.png, options.common.force);
     check_output_path(manifest_path_for(options.png), options.common.force);
   }
+  // Both locked before the work, committed together after it.
+  OutputSet outputs(options.common.force);
+  if (!options.png.empty()) {
+    outputs.add(options.png);
+    outputs.add_record(manifest_path_for(options.png));
+  }
   CatalogStore store(options.input);
   int map_order = 0;
   const std::vector<std::uint64_t> counts = counts_per_cell(store, map_order);
@@ -203,8 +209,8 @@ int run_info(const InfoOptions& options, int argc, char** argv) {
   manifest.add_input(options.input, "catalog");
   Frame frame;
   const DensityMapScale scale = render_density_map(counts, map_order, options.width, frame);
-  write_frame_png(frame, options.png, 1.0, options.common.force);
-  manifest.add_output(options.png, "density_map");
+  write_frame_png(frame, outputs, options.png, 1.0);
+  manifest.add_output(outputs, options.png, "density_map");
   manifest.section("map") = {
       {"projection", "Hammer, galactic, l = 0 at the centre growing to the left"},
       {"order", map_order},
@@ -212,7 +218,7 @@ int run_info(const InfoOptions& options, int argc, char** argv) {
       {"white_per_deg2", scale.high_per_deg2},
       {"scale", "log10 density, sRGB-even grey"}};
   manifest.counts()["stars"] = store.star_count();
-  manifest.write(options.png, options.common.force);
+  manifest.commit(outputs, options.png);
   return 0;
 }
 

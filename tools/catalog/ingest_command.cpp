@@ -4,9 +4,9 @@
 
 #include "catalog/external_sorter.h"
 #include "catalog/photometry.h"
-#include "core/atomic_output.h"
 #include "core/errors.h"
 #include "core/input_file.h"
+#include "core/output_set.h"
 #include "core/progress.h"
 #include "ingest_sources.h"
 #include "manifest/hash_pool.h"
@@ -90,8 +90,10 @@ int run_ingest(const IngestOptions& options, int argc, char** argv) {
   const std::uint64_t input_bytes = total_size(options.inputs);
   const int threads = apply_thread_count(options.common.threads);
   set_hash_threads(threads);
-  AtomicOutput output(options.output, options.common.force);
-  check_output_path(manifest_path_for(options.output), options.common.force);
+  // Both locked before the run, committed together after it.
+  OutputSet outputs(options.common.force);
+  outputs.add(options.output);
+  outputs.add_record(manifest_path_for(options.output));
 
   Manifest manifest(kToolName, argc, argv);
   manifest.set_threads(threads);
@@ -130,15 +132,14 @@ int run_ingest(const IngestOptions& options, int argc, char** argv) {
   description.sources = tally.sources;
   description.generator = {{"command", "ingest"}, {"format", format}};
   description.deflate = options.deflate;
-  const StoreBuildResult result =
-      build_store(sorter, output, options.order, description, times, options.common.quiet);
-  output.commit();
+  const StoreBuildResult result = build_store(sorter, outputs, options.output, options.order,
+                                              description, times, options.common.quiet);
 
   for (const auto& source : tally.sources)
     manifest.add_input_hashed(source["path"].get<std::string>(), format,
                               source["size"].get<std::uint64_t>(),
                               source["sha256_tree"].get<std::string>());
-  manifest.add_output(options.output, "catalog");
+  manifest.add_output(outputs, options.output, "catalog");
   record_store(manifest, result, band);
   auto& counts = manifest.counts();
   counts["rows_read"] = tally.rows_read;
@@ -150,7 +151,7 @@ int run_ingest(const IngestOptions& options, int argc, char** argv) {
   counts["teff_given"] = tally.temperatures.given;
   manifest.section("rejections") = tally.rejections.to_json();
   manifest.add_timings(times);
-  manifest.write(options.output, options.common.force);
+  manifest.commit(outputs, options.output);
   if (!options.common.quiet)
     std::fprintf(stderr, "%s: %llu stars from %llu rows (%llu rejected) -> %s (order %d)\n",
                  kToolName, static_cast<unsigned long long>(result.count),

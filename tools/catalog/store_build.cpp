@@ -18,14 +18,14 @@ nlohmann::json StoreBuildResult::to_json() const {
           {"sort_buffer_records", sort.buffer_capacity}};
 }
 
-StoreBuildResult build_store(ExternalSorter& sorter, const AtomicOutput& output,
-                             int requested_order, const StoreDescription& description,
-                             PhaseTimes& times, bool quiet) {
+StoreBuildResult build_store(ExternalSorter& sorter, const OutputSet& outputs,
+                             const std::filesystem::path& output, int requested_order,
+                             const StoreDescription& description, PhaseTimes& times, bool quiet) {
   StoreBuildResult result;
   result.count = sorter.size();
   result.order = requested_order >= 0 ? requested_order : choose_order(result.count);
   result.cells = SkyCells(result.order).count();
-  StoreWriter writer(output.temp_path(), output.final_path().string(), result.order, description);
+  StoreWriter writer(outputs.temp_path(output), output.string(), result.order, description);
   {
     ScopedPhase phase(times, "sort_merge_write");
     Progress progress("writing store", result.count, quiet);

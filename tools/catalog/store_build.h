@@ -7,7 +7,7 @@
 
 #include "catalog/external_sorter.h"
 #include "catalog/store_writer.h"
-#include "core/atomic_output.h"
+#include "core/output_set.h"
 #include "core/stopwatch.h"
 
 namespace starlens::catalog {
@@ -22,10 +22,10 @@ struct StoreBuildResult {
   nlohmann::json to_json() const;
 };
 
-// `requested_order` < 0: choose_order(star count). Writes to output.temp_path(); the caller
-// commits.
-StoreBuildResult build_store(ExternalSorter& sorter, const AtomicOutput& output,
-                             int requested_order, const StoreDescription& description,
-                             PhaseTimes& times, bool quiet);
+// `requested_order` < 0: choose_order(star count). Writes to the temporary of `output` in
+// `outputs`; the caller commits.
+StoreBuildResult build_store(ExternalSorter& sorter, const OutputSet& outputs,
+                             const std::filesystem::path& output, int requested_order,
+                             const StoreDescription& description, PhaseTimes& times, bool quiet);
 
 }  // namespace starlens::catalog

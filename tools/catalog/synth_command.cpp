@@ -10,8 +10,8 @@
 
 #include "catalog/external_sorter.h"
 #include "catalog/photometry.h"
-#include "core/atomic_output.h"
 #include "core/errors.h"
+#include "core/output_set.h"
 #include "core/progress.h"
 #include "manifest/hash_pool.h"
 #include "manifest/manifest.h"
@@ -66,8 +66,10 @@ nlohmann::json model_facts(const SynthSampler& sampler) {
 void synthesize_store(const SynthOptions& options, const SynthSampler& sampler, const Band& band,
                       Manifest& manifest, PhaseTimes& times) {
   const std::uint64_t memory_limit = parse_memory_size(options.memory_limit, "--memory-limit");
-  AtomicOutput output(options.output, options.common.force);
-  check_output_path(manifest_path_for(options.output), options.common.force);
+  // Both locked before the run, committed together after it.
+  OutputSet outputs(options.common.force);
+  outputs.add(options.output);
+  outputs.add_record(manifest_path_for(options.output));
   ExternalSorter sorter(options.output, memory_limit);
   const int band_index = band.name == "J" ? 0 : band.name == "H" ? 1 : 2;
   const std::uint64_t blocks = block_count(options.count);
@@ -107,14 +109,13 @@ void synthesize_store(const SynthOptions& options, const SynthSampler& sampler, 
   description.generator = {{"command", "synth"}, {"seed", options.seed}, {"count", options.count}};
   description.generator.update(model_facts(sampler));
   description.deflate = options.deflate;
-  const StoreBuildResult result =
-      build_store(sorter, output, options.order, description, times, options.common.quiet);
-  output.commit();
-  manifest.add_output(options.output, "catalog");
+  const StoreBuildResult result = build_store(sorter, outputs, options.output, options.order,
+                                              description, times, options.common.quiet);
+  manifest.add_output(outputs, options.output, "catalog");
   record_store(manifest, result, band);
   manifest.section("model") = model_facts(sampler);
   manifest.add_timings(times);
-  manifest.write(options.output, options.common.force);
+  manifest.commit(outputs, options.output);
 }
 
 // The text path: psc_*.gz files of consecutive stars, written in parallel.
@@ -127,12 +128,15 @@ void synthesize_psc(const SynthOptions& options, const SynthSampler& sampler, Ma
       options.count, options.psc_files > 0
                          ? static_cast<std::uint64_t>(options.psc_files)
                          : (options.count + kStarsPerPscFile - 1) / kStarsPerPscFile));
-  std::vector<std::unique_ptr<AtomicOutput>> outputs;
-  for (int f = 0; f < files; ++f)
-    outputs.push_back(std::make_unique<AtomicOutput>(fs::path(options.psc_dir) / psc_file_name(f),
-                                                     options.common.force));
+  // Every file locked before the run, committed with the manifest after it.
+  OutputSet outputs(options.common.force);
+  std::vector<fs::path> paths;
+  for (int f = 0; f < files; ++f) {
+    paths.push_back(fs::path(options.psc_dir) / psc_file_name(f));
+    outputs.add(paths.back());
+  }
   const fs::path manifest_anchor = fs::path(options.psc_dir) / "psc";
-  check_output_path(manifest_path_for(manifest_anchor), options.common.force);
+  outputs.add_record(manifest_path_for(manifest_anchor));
   std::vector<std::exception_ptr> failures(static_cast<std::size_t>(files));
   {
     ScopedPhase phase(times, "generate_write");
@@ -147,10 +151,10 @@ void synthesize_psc(const SynthOptions& options, const SynthSampler& sampler, Ma
             options.count / parts * part + std::min(part, options.count % parts);
         const std::uint64_t end_star =
             first_star + options.count / parts + (part < options.count % parts ? 1 : 0);
-        const std::string temp = outputs[static_cast<std::size_t>(f)]->temp_path().string();
+        const std::string temp = outputs.temp_path(paths[static_cast<std::size_t>(f)]).string();
         const std::string mode = "wb" + std::to_string(options.gzip_level);
         gzFile file = gzopen(temp.c_str(), mode.c_str());
-        if (!file) throw_run_failure(temp, "cannot create");
+        if (!file) throw_run_failure(paths[static_cast<std::size_t>(f)].string(), "cannot create");
         std::vector<SynthStar> stars;
         std::string text;
         bool written = true;
@@ -167,7 +171,9 @@ void synthesize_psc(const SynthOptions& options, const SynthSampler& sampler, Ma
                     static_cast<int>(text.size());
           progress.advance(stars.size());
         }
-        if (gzclose(file) != Z_OK || !written) throw_run_failure(temp, "cannot write (disk full?)");
+        if (gzclose(file) != Z_OK || !written)
+          throw_run_failure(paths[static_cast<std::size_t>(f)].string(),
+                            "cannot write (disk full?)");
       } catch (...) {
         failures[static_cast<std::size_t>(f)] = std::current_exception();
       }
@@ -175,15 +181,12 @@ void synthesize_psc(const SynthOptions& options, const SynthSampler& sampler, Ma
   }
   for (const auto& failure : failures)
     if (failure) std::rethrow_exception(failure);
-  for (int f = 0; f < files; ++f) {
-    outputs[static_cast<std::size_t>(f)]->commit();
-    manifest.add_output(outputs[static_cast<std::size_t>(f)]->final_path(), "psc");
-  }
+  for (const fs::path& path : paths) manifest.add_output(outputs, path, "psc");
   manifest.counts()["psc_files"] = files;
   manifest.counts()["rows_written"] = options.count;
   manifest.section("model") = model_facts(sampler);
   manifest.add_timings(times);
-  manifest.write(manifest_anchor, options.common.force);
+  manifest.commit(outputs, manifest_anchor);
 }
 
 }  // namespace

@@ -7,8 +7,8 @@
 #include "compare/budget.h"
 #include "compare/frame_comparison.h"
 #include "compare/verdict.h"
-#include "core/atomic_output.h"
 #include "core/errors.h"
+#include "core/output_set.h"
 #include "core/progress.h"
 #include "core/stopwatch.h"
 #include "core/tool_main.h"
@@ -71,17 +71,6 @@ void require_same_size(const ExrFrameReader& a, const ExrFrameReader& b) {
                         std::to_string(b.width()) + " x " + std::to_string(b.height()));
 }
 
-void write_report(const fs::path& path, const nlohmann::json& report, bool force) {
-  AtomicOutput output(path, force);
-  {
-    std::ofstream file(output.temp_path());
-    file << report.dump(2) << '\n';
-    file.flush();
-    if (!file) throw_run_failure(path.string(), "cannot write report (disk full?)");
-  }
-  output.commit();
-}
-
 int run(int argc, char** argv) {
   CLI::App app("Compares frame A against the reference frame B under an error budget");
   add_version_flag(app, kTool);
@@ -90,6 +79,11 @@ int run(int argc, char** argv) {
   if (const int status = parse_command_line(app, argc, argv, kTool); status >= 0) return status;
 
   check_outputs(options);
+  // Every output locked before the comparison, committed with the manifest after it.
+  OutputSet outputs(options.common.force);
+  if (!options.report.empty()) outputs.add(options.report);
+  if (!options.diff_png.empty()) outputs.add(options.diff_png);
+  if (const auto anchor = manifest_anchor(options)) outputs.add_record(manifest_path_for(*anchor));
   PhaseTimes times;
   Manifest manifest(kTool, argc, argv);
   const Budget budget = read_budget(options.budget);
@@ -117,11 +111,9 @@ int run(int argc, char** argv) {
 
   {
     ScopedPhase phase(times, "write");
-    if (!options.report.empty())
-      write_report(options.report, report_json(outcome), options.common.force);
+    if (!options.report.empty()) write_json_output(outputs, options.report, report_json(outcome));
     if (!options.diff_png.empty())
-      write_rgb8_png(options.diff_png, comparison.width, comparison.height, heat_map,
-                     options.common.force);
+      write_rgb8_png(outputs, options.diff_png, comparison.width, comparison.height, heat_map);
   }
   if (const auto anchor = manifest_anchor(options)) {
     manifest.parameters() = {{"a", options.a},
@@ -136,13 +128,14 @@ int run(int argc, char** argv) {
     manifest.add_input(options.b, "reference frame");
     manifest.add_input(options.budget, "budget");
     for (const auto& path : options.manifests) manifest.add_input(path, "manifest");
-    if (!options.report.empty()) manifest.add_output(options.report, "report");
-    if (!options.diff_png.empty()) manifest.add_output(options.diff_png, "relative error heat map");
+    if (!options.report.empty()) manifest.add_output(outputs, options.report, "report");
+    if (!options.diff_png.empty())
+      manifest.add_output(outputs, options.diff_png, "relative error heat map");
     manifest.counts() = {{"pixels", std::uint64_t(comparison.width) * comparison.height},
                          {"limits_exceeded", exceeded.size()},
                          {"passed", outcome.passed()}};
     manifest.add_timings(times);
-    manifest.write(*anchor, options.common.force);
+    manifest.commit(outputs, *anchor);
   }
 
   for (const Exceedance& item : exceeded)

@@ -18,7 +18,7 @@ class EventSink {
   // Thread-safe: workers submit whole chunks.
   virtual void submit(std::span<const StarEvent> events, std::uint32_t first_triangle,
                       std::uint32_t last_triangle) = 0;
-  // Ends the stream (the end chunk; the file moves to its final name).
+  // Ends the stream (the end chunk; a file is then complete for its OutputSet's commit).
   virtual void finish() = 0;
   virtual std::uint64_t chunks() const = 0;
   virtual std::uint64_t events() const = 0;
@@ -28,8 +28,8 @@ class EventSink {
 
 class StreamSink final : public EventSink {
  public:
-  StreamSink(const std::string& path, const StreamHeader& header, bool force)
-      : writer_(path, header, force) {}
+  StreamSink(OutputSet& outputs, const std::string& path, const StreamHeader& header)
+      : writer_(outputs, path, header) {}
   void submit(std::span<const StarEvent> events, std::uint32_t first_triangle,
               std::uint32_t last_triangle) override {
     writer_.write_chunk(events, first_triangle, last_triangle);

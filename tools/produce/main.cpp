@@ -8,9 +8,9 @@
 #include <optional>
 
 #include "catalog/store_reader.h"
-#include "core/atomic_output.h"
 #include "core/errors.h"
 #include "core/input_file.h"
+#include "core/output_set.h"
 #include "core/stopwatch.h"
 #include "core/tool_main.h"
 #include "event_sink.h"
@@ -71,16 +71,6 @@ void check_produce_options(const ProduceOptions& options) {
   validate_stream_header(header, "PSF options");
 }
 
-void write_json_file(const std::string& path, const nlohmann::json& json, bool force) {
-  AtomicOutput output(path, force);
-  {
-    std::ofstream file(output.temp_path());
-    file << json.dump(2) << '\n';
-    if (!file.flush()) throw_run_failure(path, "cannot write report (disk full?)");
-  }
-  output.commit();
-}
-
 int run_produce(const ProduceOptions& options, int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
   check_produce_options(options);
@@ -89,6 +79,11 @@ int run_produce(const ProduceOptions& options, int argc, char** argv) {
   // The inputs' hashes run on the hash pool while the stage works; the manifest joins them.
   auto lensmap_hash = std::make_unique<BackgroundFileHash>(options.lensmap);
   auto catalog_hash = std::make_unique<BackgroundFileHash>(options.catalog);
+  // Every output locked before the run, committed with the manifest after it.
+  OutputSet outputs(options.common.force);
+  if (!options.output.empty() && options.output != "-") outputs.add(options.output);
+  const auto manifest_output = manifest_base(options.manifest, options.output);
+  if (manifest_output) outputs.add_record(manifest_path_for(*manifest_output));
   PhaseTimes times;
 
   // Inputs: open and validate both before anything is written.
@@ -140,7 +135,7 @@ int run_produce(const ProduceOptions& options, int argc, char** argv) {
   std::unique_ptr<EventSink> sink;
   StreamSink* stream = nullptr;
   if (options.sink == "file") {
-    auto owned = std::make_unique<StreamSink>(options.output, header, options.common.force);
+    auto owned = std::make_unique<StreamSink>(outputs, options.output, header);
     stream = owned.get();
     sink = std::move(owned);
   } else {
@@ -236,12 +231,14 @@ int run_produce(const ProduceOptions& options, int argc, char** argv) {
     if (options.output.empty()) {
       std::cout << report.dump(2) << '\n';
     } else {
-      write_json_file(options.output, report, options.common.force);
-      manifest.add_output(options.output, "count_report");
+      write_json_output(outputs, options.output, report);
+      manifest.add_output(outputs, options.output, "count_report");
     }
   }
-  if (const auto base = manifest_base(options.manifest, options.output))
-    manifest.write(*base, options.common.force);
+  if (manifest_output)
+    manifest.commit(outputs, *manifest_output);
+  else
+    outputs.commit();
 
   if (!options.common.quiet) {
     const auto& c = result.counts;

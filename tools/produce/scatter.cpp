@@ -16,13 +16,13 @@ double unit_interval(std::mt19937_64& random) {
 
 }  // namespace
 
-ScatterResult scatter_stream(const std::string& input, const std::string& output,
-                             std::uint64_t seed, bool force, bool quiet) {
+ScatterResult scatter_stream(const std::string& input, OutputSet& outputs,
+                             const std::string& output, std::uint64_t seed, bool quiet) {
   EventReader reader(input);
   ScatterResult result;
   result.header = reader.header();
   result.header.flags |= kStreamFlagScatterControl;
-  EventWriter writer(output, result.header, force);
+  EventWriter writer(outputs, output, result.header);
 
   std::error_code ignored;
   const auto size = input == "-" ? 0 : std::filesystem::file_size(input, ignored);

@@ -23,7 +23,8 @@ struct ScatterResult {
 // Deterministic for a seed: positions come from a 64-bit Mersenne Twister turned into
 // doubles bit by bit (not through std::uniform_real_distribution, whose algorithm is the
 // library's), so the control is the same on every platform. Streams chunk by chunk.
-ScatterResult scatter_stream(const std::string& input, const std::string& output,
-                             std::uint64_t seed, bool force, bool quiet);
+// A file output goes into `outputs`, visible at its commit.
+ScatterResult scatter_stream(const std::string& input, OutputSet& outputs,
+                             const std::string& output, std::uint64_t seed, bool quiet);
 
 }  // namespace starlens::produce

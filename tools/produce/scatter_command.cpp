@@ -2,8 +2,8 @@
 
 #include <filesystem>
 
-#include "core/atomic_output.h"
 #include "core/errors.h"
+#include "core/output_set.h"
 #include "core/stopwatch.h"
 #include "manifest/manifest.h"
 #include "manifest_base.h"
@@ -32,12 +32,16 @@ int run_scatter(const ScatterOptions& options, const char* tool, int argc, char*
   if (options.output != "-") check_output_path(options.output, options.common.force);
   const auto base = manifest_base(options.manifest, options.output);
   if (base) check_output_path(manifest_path_for(*base), options.common.force);
+  // Every output locked before the run, committed with the manifest after it.
+  OutputSet outputs(options.common.force);
+  if (options.output != "-") outputs.add(options.output);
+  if (base) outputs.add_record(manifest_path_for(*base));
   PhaseTimes times;
   ScatterResult result;
   {
     ScopedPhase phase(times, "scatter");
-    result = scatter_stream(options.input, options.output, options.seed, options.common.force,
-                            options.common.quiet);
+    result =
+        scatter_stream(options.input, outputs, options.output, options.seed, options.common.quiet);
   }
   Manifest manifest(tool, argc, argv);
   manifest.parameters() = {{"command", "scatter"},
@@ -58,7 +62,10 @@ int run_scatter(const ScatterOptions& options, const char* tool, int argc, char*
                                  {"stream_flags", result.header.flags},
                                  {"source_sha256_tree", result.input_tree_sha256}};
   manifest.add_timings(times);
-  if (base) manifest.write(*base, options.common.force);
+  if (base)
+    manifest.commit(outputs, *base);
+  else
+    outputs.commit();
   return kExitOk;
 }
 

@@ -8,9 +8,9 @@
 #include <iostream>
 
 #include "backend.h"
-#include "core/atomic_output.h"
 #include "core/available_memory.h"
 #include "core/errors.h"
+#include "core/output_set.h"
 #include "core/progress.h"
 #include "core/stopwatch.h"
 #include "core/tool_main.h"
@@ -154,16 +154,6 @@ void check_options(const SplatOptions& options) {
     throw_input_error(options.input, "", "no such file");
 }
 
-void write_count_report(const std::string& path, const nlohmann::json& report, bool force) {
-  AtomicOutput output(path, force);
-  {
-    std::ofstream file(output.temp_path());
-    file << report.dump(2) << '\n';
-    if (!file.flush()) throw_run_failure(path, "cannot write report (disk full?)");
-  }
-  output.commit();
-}
-
 int run(int argc, char** argv) {
   SplatOptions options;
   CLI::App app{"Accumulates a star event stream into a double-precision OpenEXR frame."};
@@ -195,6 +185,13 @@ int run(int argc, char** argv) {
   options.settings.threads = apply_thread_count(options.common.threads);
   set_hash_threads(options.settings.threads);
   options.settings.quiet = options.common.quiet;
+  // Every output locked before the run, committed with the manifest after it.
+  OutputSet outputs(options.common.force);
+  if (!options.output.empty()) {
+    outputs.add(options.output);
+    outputs.add_record(manifest_path_for(options.output));
+  }
+  if (!options.png.empty()) outputs.add(options.png);
 
   Manifest manifest(kTool, argc, argv);
   std::unique_ptr<PhaseCache> cache;
@@ -243,7 +240,7 @@ int run(int argc, char** argv) {
       std::cout << report.dump(2) << '\n';
       return kExitOk;
     }
-    write_count_report(options.output, report, options.common.force);
+    write_json_output(outputs, options.output, report);
   } else {
     double exposure = options.exposure;
     if (!options.png.empty()) {
@@ -252,19 +249,19 @@ int run(int argc, char** argv) {
     }
     {
       ScopedPhase phase(write_times, "write_exr");
-      write_frame_exr(last.frame, options.output, options.common.force, manifest.run_digest());
+      write_frame_exr(last.frame, outputs, options.output, manifest.run_digest());
     }
-    manifest.add_output(options.output, "frame");
+    manifest.add_output(outputs, options.output, "frame");
     if (!options.png.empty()) {
       {
         ScopedPhase phase(write_times, "write_png");
-        write_frame_png(last.frame, options.png, exposure, options.common.force);
+        write_frame_png(last.frame, outputs, options.png, exposure);
       }
-      manifest.add_output(options.png, "png");
+      manifest.add_output(outputs, options.png, "png");
     }
   }
   for (const auto& [phase, seconds] : write_times.all()) manifest.timings()[phase] = seconds;
-  manifest.write(options.output, options.common.force);
+  manifest.commit(outputs, options.output);
 
   const auto& counts = manifest.counts();
   const double accumulate = manifest.timings().value("accumulate", 0.0);

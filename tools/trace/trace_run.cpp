@@ -12,8 +12,8 @@
 #include <limits>
 #include <memory>
 
-#include "core/atomic_output.h"
 #include "core/errors.h"
+#include "core/output_set.h"
 #include "core/progress.h"
 #include "core/stopwatch.h"
 #include "lensmap_output.h"
@@ -124,7 +124,10 @@ int run_trace(const TraceOptions& options, int argc, char** argv) {
   // Refuse before the long run, not after it.
   check_output_path(options.output, options.common.force);
   check_output_path(manifest_path_for(options.output), options.common.force);
-  AtomicOutput output(options.output, options.common.force);
+  // Both locked before the run, committed together after it.
+  OutputSet outputs(options.common.force);
+  const std::filesystem::path temp = outputs.add(options.output);
+  outputs.add_record(manifest_path_for(options.output));
 
   Manifest manifest(kTool, argc, argv);
   const int threads = apply_thread_count(options.common.threads);
@@ -158,18 +161,17 @@ int run_trace(const TraceOptions& options, int argc, char** argv) {
   std::uint64_t size = 0;
   {
     ScopedPhase phase(times, "write");
-    write_refined_mesh(output.temp_path(), options.output, attributes, mesh);
+    write_refined_mesh(temp, options.output, attributes, mesh);
     // The manifest's hash of the finished file (read back from the page cache on the hash
     // pool: HDF5 writes its metadata out of order, so the bytes cannot be hashed as written),
-    // while this thread waits for fsync, renames and frees the mesh. The file is opened here,
-    // before the rename: the hash reads it under whatever name it has by then.
-    size = std::filesystem::file_size(output.temp_path());
-    written.fd = ::open(output.temp_path().c_str(), O_RDONLY | O_CLOEXEC);
+    // while this thread waits for fsync and frees the mesh.
+    size = std::filesystem::file_size(temp);
+    written.fd = ::open(temp.c_str(), O_RDONLY | O_CLOEXEC);
     if (written.fd < 0) throw_run_failure(options.output, "cannot read back the written lens map");
     tree_sha256 = std::async(std::launch::async, [fd = written.fd, name = options.output] {
       return block_tree_sha256_open_file(fd, name);
     });
-    output.commit();
+    outputs.sync(options.output);
   }
   record_counts(manifest, mesh);
   record_azimuth_series(manifest, *spacetime);
@@ -181,7 +183,7 @@ int run_trace(const TraceOptions& options, int argc, char** argv) {
   malloc_trim(0);
   manifest.add_timings(times);
   manifest.add_output_hashed(options.output, "lensmap", size, tree_sha256.get());
-  manifest.write(options.output, options.common.force);
+  manifest.commit(outputs, options.output);
   if (!options.common.quiet)
     std::cerr << kTool << ": " << manifest.counts()["vertices"].get<std::int64_t>() << " vertices, "
               << kept_triangles << " triangles (" << shadow_triangles << " in the shadow) -> "
