@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/errors.h"
-#include "frame/exr_layout.h"
+#include "frame/exr_chunking.h"
 #include "frame/exr_reader.h"
 #include "fuzz_input.h"
 

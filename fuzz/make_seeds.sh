@@ -85,5 +85,16 @@ echo '{"max_abs": 0, "rms": 1e-3, "total_abs": 1, "total_rel": 1e-6, "non_finite
   "channels": {"Y": {"max_rel": 2e-9}, "G": {"rel_floor": 1e-6}}, "comment": "per channel"}' \
   >"$out/budget/per_channel.json"
 "$compare" hole.exr hole.exr --budget "$out/budget/tight.json" --report report.json >/dev/null
-for manifest in *.manifest.json; do cp "$manifest" "$out/manifest_replay/$manifest"; done
+# Each manifest as written, and a variant that gets past the input checks wherever it is read
+# (no working folder: the replay runs beside the manifest; no inputs to verify), so that
+# mutations reach the argv and the output entries.
+python3 - "$out/manifest_replay" *.manifest.json <<'PY'
+import json, pathlib, sys
+for name in sys.argv[2:]:
+    manifest = json.loads(pathlib.Path(name).read_text())
+    pathlib.Path(sys.argv[1], name).write_text(json.dumps(manifest, indent=2) + "\n")
+    manifest.pop("cwd", None)
+    manifest["inputs"] = []
+    pathlib.Path(sys.argv[1], "anywhere-" + name).write_text(json.dumps(manifest) + "\n")
+PY
 echo "seeds: $(find "$out" -type f | wc -l) files, $(du -sk "$out" | cut -f1) KiB in $out"
