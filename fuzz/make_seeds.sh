@@ -34,11 +34,12 @@ done
 printf 'ra,dec,mag,teff\n100.5,20.5,5.3,5800\n# a comment\n\n99.0,19.0,7.5,3500\n101,21,9,12000\n' \
   >stars_teff.csv
 printf 'ra,dec,mag,bv\n100.2,20.1,4.0,0.65\n99.5,20.8,6.5,1.4\n0,-90,8,-0.2\n' >stars_bv.csv
-"$catalog" ingest stars_teff.csv --band V -o teff.h5 --order 2 --quiet
-"$catalog" ingest stars_bv.csv --band V -o bv.h5 --order 0 --quiet
+"$catalog" ingest stars_teff.csv --band V -o teff.h5 --order 2 --deflate 9 --quiet
+"$catalog" ingest stars_bv.csv --band V -o bv.h5 --order 0 --deflate 9 --quiet
+mkdir -p psc
 "$catalog" synth --count 12 --seed 5 --psc-dir psc --psc-files 1 --quiet
-"$catalog" ingest psc/*.gz -o psc.h5 --quiet
-"$catalog" synth --count 30 --seed 6 -o synth.h5 --quiet
+"$catalog" ingest psc/*.gz -o psc.h5 --deflate 9 --quiet
+"$catalog" synth --count 30 --seed 6 -o synth.h5 --deflate 9 --quiet
 # Stellarium: every installed level's header and zone table, with at most one star in every
 # fifth zone (the zone table rewritten to match), so each seed is a few KB.
 python3 - "$stellarium_dir" <<'PY'
@@ -59,16 +60,16 @@ for path in sorted(pathlib.Path(sys.argv[1]).glob("stars_[0-9]_*.cat")):
     pathlib.Path(path.name).write_bytes(small)
 PY
 for cat in stars_*.cat; do cp "$cat" "$out/stellarium/$cat"; done
-"$catalog" ingest stars_0_*.cat -o stellarium.h5 --quiet
+"$catalog" ingest stars_0_*.cat -o stellarium.h5 --deflate 9 --quiet
 cp stars_teff.csv stars_bv.csv "$out/csv_catalog/"
 zcat psc/*.gz >"$out/twomass/rows.txt"
 head -3 "$out/twomass/rows.txt" | gzip -c >"$out/twomass/rows.gz"
 for store in teff.h5 bv.h5 psc.h5 synth.h5 stellarium.h5; do cp "$store" "$out/catalog_store/"; done
 
 # --- lens maps, event streams, frames: a tiny camera on the stars above.
-camera="--bh-ra 100 --bh-dec 20 --fov 40 --width 24 --height 16 --mesh-step 4"
+camera="--bh-ra 100 --bh-dec 20 --fov 40 --width 24 --height 16 --mesh-step 4 --mesh-max-depth 2"
 "$trace" --spacetime minkowski $camera -o flat.h5 --quiet
-"$trace" --spacetime schwarzschild --r-obs 30 $camera --mesh-max-depth 3 -o hole.h5 --quiet
+"$trace" --spacetime schwarzschild --r-obs 30 $camera -o hole.h5 --quiet
 "$trace" --spacetime schwarzschild --r-obs 30 $camera --projection fisheye -o fisheye.h5 --quiet
 cp flat.h5 hole.h5 fisheye.h5 "$out/lensmap/"
 psf="--psf-cache-radius 3 --psf-phases 2 --psf-max-radius 8"
