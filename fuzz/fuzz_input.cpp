@@ -1,7 +1,7 @@
 #include "fuzz_input.h"
 
+#include <fcntl.h>
 #include <omp.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -21,10 +21,24 @@ namespace {
 
 }  // namespace
 
-InputFile::InputFile(const char* name) {
-  fd_ = memfd_create(name, MFD_CLOEXEC);
-  if (fd_ < 0) fail("memfd_create");
-  path_ = "/proc/self/fd/" + std::to_string(fd_);
+const std::filesystem::path& private_folder() {
+  static const std::filesystem::path folder = [] {
+    const char* tmpdir = std::getenv("TMPDIR");
+    const std::string base = tmpdir && *tmpdir ? tmpdir : "/dev/shm";
+    std::string pattern = base + "/starlens-fuzz-XXXXXX";
+    if (!mkdtemp(pattern.data())) fail("mkdtemp");
+    std::atexit([] {
+      std::error_code ignored;
+      std::filesystem::remove_all(private_folder(), ignored);
+    });
+    return std::filesystem::path(pattern);
+  }();
+  return folder;
+}
+
+InputFile::InputFile(const char* name) : path_((private_folder() / name).string()) {
+  fd_ = open(path_.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd_ < 0) fail("open");
 }
 
 InputFile::~InputFile() {

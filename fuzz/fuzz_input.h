@@ -1,12 +1,18 @@
 #pragma once
-// The fuzzer's bytes as a file that the readers open by path, as the tools do: an anonymous
-// in-memory file (memfd) rewritten for every input, named /proc/self/fd/<n>. Nothing is written
-// to disk, and the real readers (stdio, ifstream, HDF5's sec2 driver, OpenEXR) run unchanged.
+// The fuzzer's bytes as a file that the readers open by path, as the tools do: one file in a
+// private folder of this process, rewritten for every input, so the real readers (stdio,
+// ifstream, HDF5's sec2 driver, OpenEXR) run unchanged. The folder is under $TMPDIR, else
+// /dev/shm (memory-backed), and is removed at exit. (An anonymous memfd would need no folder, but
+// HDF5 resolves the path it opens and /proc/self/fd/<n> of a memfd resolves to no file.)
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <string>
 
 namespace starlens::fuzz {
+
+// This process's folder for the harness's files (created on first use).
+const std::filesystem::path& private_folder();
 
 class InputFile {
  public:

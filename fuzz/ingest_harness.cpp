@@ -1,34 +1,11 @@
 #include "ingest_harness.h"
 
-#include <unistd.h>
-
-#include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <string>
+#include "fuzz_input.h"
 
 namespace starlens::fuzz {
-namespace {
-
-// A folder of this process for the sorter's run files, removed at exit.
-const std::filesystem::path& spill_folder() {
-  static const std::filesystem::path folder = [] {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "starlens-fuzz-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) {
-      std::perror("mkdtemp");
-      std::abort();
-    }
-    std::atexit([] { std::filesystem::remove_all(spill_folder()); });
-    return std::filesystem::path(pattern);
-  }();
-  return folder;
-}
-
-}  // namespace
 
 void run_ingest(const IngestReader& reader) {
-  catalog::ExternalSorter sorter(spill_folder() / "catalog.h5", catalog::kMinimumMemoryLimit);
+  catalog::ExternalSorter sorter(private_folder() / "catalog.h5", catalog::kMinimumMemoryLimit);
   catalog::IngestTally tally;
   {
     Progress progress("fuzz", 0, true);

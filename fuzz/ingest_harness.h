@@ -1,8 +1,8 @@
 #pragma once
 // What the three catalogue harnesses share: a reader of ingest_sources.h run the way
-// `starlens-catalog ingest` runs it (stars into an external sorter spilling into a private
-// temporary folder, then merged), and the tally serialised as the ingest's manifest holds it
-// (sources and rejections, whose strings come from the input).
+// `starlens-catalog ingest` runs it (stars into an external sorter that spills into the
+// harness's private folder, then merged), and the tally serialised as the ingest's manifest
+// holds it (sources and rejections, whose strings come from the input).
 #include <functional>
 
 #include "catalog/external_sorter.h"

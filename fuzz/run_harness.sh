@@ -11,9 +11,12 @@
 set -uo pipefail
 keep_going=0
 if [ "${1:-}" = --keep-going ]; then keep_going=1; shift; fi
+here=$(dirname "$(realpath "$0")")
 binary=$(realpath "$1") seeds=$2 seconds=$3 results=$4
 name=$(basename "$binary" _fuzz)
 mkdir -p "$results/$name/corpus" "$results/$name/findings"
+# The harness's input files, in memory-backed /dev/shm where there is one.
+tmp=$(mktemp -d /dev/shm/starlens-fuzz-run.XXXXXX 2>/dev/null || mktemp -d)
 results=$(realpath "$results")
 [ -d "$seeds" ] && cp -n "$seeds"/* "$results/$name/corpus/" 2>/dev/null
 log=$results/$name.log
@@ -23,7 +26,7 @@ deadline=$((SECONDS + seconds))
 for attempt in $(seq 1 20); do
   left=$((deadline - SECONDS))
   [ "$left" -gt 0 ] || break
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=0 \
+  TMPDIR="$tmp" LSAN_OPTIONS=suppressions="$here/lsan.supp" ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=0 \
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     "$binary" -max_total_time="$left" -timeout=10 -rss_limit_mb=512 -malloc_limit_mb=256 \
     -print_final_stats=1 -artifact_prefix="$results/$name/findings/" \
@@ -35,6 +38,11 @@ for attempt in $(seq 1 20); do
   [ "$status" -eq 0 ] && break
   findings=$((findings + 1))
   [ "$keep_going" -eq 1 ] || break
+done
+rm -rf "$tmp"  # with the input files of runs that ended on a finding
+# libomp's registration files of the runs that aborted (a clean exit removes its own).
+for pid in $(grep -oE '^==[0-9]+==' "$log" | tr -d = | sort -u); do
+  rm -f "/dev/shm/__KMP_REGISTERED_LIB_${pid}_"*
 done
 last=$(grep -E '^#[0-9]+.*cov: ' "$log" | tail -1)
 coverage=$(grep -oE 'cov: [0-9]+' <<<"$last" | grep -oE '[0-9]+' || echo 0)
