@@ -2,7 +2,7 @@
 # Runs one libFuzzer harness for SECONDS on a working copy of its seed corpus, with the limits
 # that make a finding of anything but InputError: a crash or sanitizer report, an exception
 # escaping, an input taking more than 10 s, more than 512 MB resident or one allocation above
-# 256 MB. After a finding it starts again on the remaining time (up to 20 times with
+# 256 MB (leaks inside libhdf5 are suppressed: lsan.supp). After a finding it starts again on the remaining time (up to 20 times with
 # --keep-going, else it stops). Writes RESULTS/<name>.log (libFuzzer's output), RESULTS/<name>/
 # (corpus, crash-*/oom-*/timeout-* reproducers) and one tab-separated summary line to stdout:
 #   name  seconds  executions  coverage  features  corpus  findings
@@ -26,11 +26,13 @@ deadline=$((SECONDS + seconds))
 for attempt in $(seq 1 20); do
   left=$((deadline - SECONDS))
   [ "$left" -gt 0 ] || break
-  TMPDIR="$tmp" LSAN_OPTIONS=suppressions="$here/lsan.supp" ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=0 \
-    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+  # In a subshell, so that the shell's "Aborted" line of a finding goes to the log too.
+  (
+    export TMPDIR="$tmp" LSAN_OPTIONS=suppressions="$here/lsan.supp"
+    export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
     "$binary" -max_total_time="$left" -timeout=10 -rss_limit_mb=512 -malloc_limit_mb=256 \
-    -print_final_stats=1 -artifact_prefix="$results/$name/findings/" \
-    "$results/$name/corpus" >>"$log" 2>&1
+      -print_final_stats=1 -artifact_prefix="$results/$name/findings/" "$results/$name/corpus"
+  ) >>"$log" 2>&1
   status=$?
   # Executions of this attempt: the final stats, or the last status line after a finding.
   run=$(tac "$log" | grep -m1 -oE 'stat::number_of_executed_units: [0-9]+|^#[0-9]+' | grep -oE '[0-9]+$')

@@ -2,18 +2,19 @@
 # bench/fuzz: every libFuzzer harness of fuzz/ run long (SECONDS each, JOBS harnesses at once,
 # going on after a finding), on seeds that the tools of TOOLS_BUILD make. Records into
 # bench/fuzz/results/<MACHINE>/: summary.tsv (per harness: seconds, executions, coverage and
-# features at the end, corpus size, findings), each harness's libFuzzer statistics and the
-# first lines of every finding's report (findings.txt), and machine.txt. Reproducers and
+# features at the end, corpus size, findings), each harness's libFuzzer statistics, one line
+# per finding (findings.tsv: harness, reproducer, what was reported, top frames; triage.py) and
+# machine.txt. Reproducers and
 # corpora stay in WORK_DIR.
 # usage: bench/fuzz/run.sh [SECONDS] [MACHINE] [FUZZ_BUILD] [TOOLS_BUILD] [WORK_DIR] [JOBS]
-#   defaults: 600 s, xeon-<nproc>-cores, build-fuzz, build-test, /tmp/starlens-bench-fuzz, nproc
+#   defaults: 600 s, host-<nproc>-cores, build-fuzz, build-test, /tmp/starlens-bench-fuzz, nproc
 #   a fuzz build: CC=clang CXX=clang++ meson setup build-fuzz --buildtype=plain -Doptimization=1 \
 #     -Db_sanitize=address,undefined -Db_lundef=false -Dfuzz=true && ninja -C build-fuzz fuzz-harnesses
 set -uo pipefail
 here=$(dirname "$(realpath "$0")")
 root=$(realpath "$here/../..")
 seconds=${1:-600}
-machine=${2:-xeon-$(nproc)-cores}
+machine=${2:-host-$(nproc)-cores}
 fuzz_build=${3:-build-fuzz}
 tools_build=${4:-build-test}
 work=${5:-/tmp/starlens-bench-fuzz}
@@ -31,17 +32,11 @@ bash "$root/fuzz/make_seeds.sh" "$tools_build" "$work/seeds" | tee -a "$results/
 bash "$root/fuzz/run_all.sh" --keep-going "$fuzz_build" "$work/seeds" "$seconds" "$jobs" "$work/runs"
 status=$?
 cp "$work/runs/summary.tsv" "$results/summary.tsv"
-: >"$results/findings.txt"
 : >"$results/libfuzzer_stats.txt"
 for log in "$work"/runs/*.log; do
-  name=$(basename "$log" .log)
-  { echo "== $name"; grep -E '^stat::|^#[0-9]+.*DONE|INFO: Seed|INFO: -max_len' "$log"; } >>"$results/libfuzzer_stats.txt"
-  for finding in "$work/runs/$name/findings"/*; do
-    [ -e "$finding" ] || continue
-    echo "== $name: $finding" >>"$results/findings.txt"
-  done
-  grep -A12 -E '^==[0-9]+==ERROR|^SUMMARY|terminate called|runtime error' "$log" | head -60 |
-    sed "s|^|$name: |" >>"$results/findings.txt"
+  { echo "== $(basename "$log" .log)"; grep -E '^stat::|^#[0-9]+.*DONE|INFO: Seed|INFO: -max_len' "$log"; } \
+    >>"$results/libfuzzer_stats.txt"
 done
+python3 "$here/triage.py" "$work/runs" | sed "s|$work/||g" >"$results/findings.tsv"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$results/machine.txt"
 exit $status
