@@ -8,7 +8,7 @@ or deleted range, or an extreme value written over a header field or a number, a
 tool that reads it. A run passes when:
   - it exits 0, 1 or 2 (no signal, no timeout),
   - stderr holds no sanitizer report,
-  - a failing run (1 or 2) prints exactly one stderr line, and exit 2 names the mutated file
+  - a failing run (1 or 2; not compare's verdict "over budget") prints exactly one stderr line, and exit 2 names the mutated file
     (for a manifest, or a file that the manifest's replayed argv or inputs name),
   - a failing run leaves nothing under its output's final name (nor its manifest),
   - its peak resident memory stays under --max-rss-mb.
@@ -188,11 +188,13 @@ def run_one(kinds, kind, index, seed, out, max_rss_mb, timeout):
     if "Sanitizer" in stderr or "runtime error:" in stderr:
         problems.append("sanitizer report")
     lines = [line for line in stderr.splitlines() if line.strip()]
-    if code in (1, 2) and len(lines) != 1:
+    # compare's exit 1 with its "over budget" lines and report is a verdict, not a failure.
+    verdict = kind in ("exr", "budget") and code == 1 and "over budget" in stderr
+    if code in (1, 2) and len(lines) != 1 and not verdict:
         problems.append(f"{len(lines)} stderr lines on exit {code}")
     if code == 2 and path.name not in stderr and not names_replayed_file(kind, stderr, mutated):
         problems.append("exit 2 without the file's name")
-    if code != 0 and final and (os.path.exists(final) or os.path.exists(final + ".manifest.json")):
+    if code != 0 and not verdict and final and (os.path.exists(final) or os.path.exists(final + ".manifest.json")):
         problems.append("output left under its final name")
     rss_mb = usage.ru_maxrss / 1024
     if rss_mb > max_rss_mb:
