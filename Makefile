@@ -11,14 +11,17 @@ DEBIAN_PACKAGES := meson ninja-build pkg-config g++ cmake git \
   libxxhash-dev libssl-dev libpng-dev libcli11-dev libgsl-dev zlib1g-dev \
   colord-data stellarium-data=0.22.2-1 hipcc libamdhip64-dev python3 time \
   python3-numpy python3-h5py python3-astropy python3-openimageio python3-xxhash \
-  python3-pip python3-setuptools
+  python3-pip python3-setuptools clang libclang-rt-14-dev libomp-14-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 BUILD := build
 TEST_BUILD := build-test
+FUZZ_BUILD := build-fuzz
+# Seconds each libFuzzer harness runs in `make test` (bench/fuzz/run.sh runs them long).
+FUZZ_SECONDS ?= 20
 JOBS ?= $(shell nproc)
 
-.PHONY: demo test deps build check-gpu-compile clean format reproduce
+.PHONY: demo test deps build check-gpu-compile fuzz-smoke clean format reproduce
 
 # Installs the packages not yet installed (nothing when all are there).
 deps:
@@ -61,11 +64,23 @@ test: deps
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  meson test -C $(TEST_BUILD) --print-errorlogs --num-processes $(JOBS) || status=$$?
 	$(MAKE) --no-print-directory check-gpu-compile || status=1
+	$(MAKE) --no-print-directory fuzz-smoke || status=1
 	python3 scripts/test_summary.py $(TEST_BUILD)/meson-logs/testlog.json
 	exit $$status
 
 check-gpu-compile: deps
 	@bash scripts/gpu_compile_check.sh
+
+# Every parser's libFuzzer harness (fuzz/, clang with ASan and UBSan) for FUZZ_SECONDS each on
+# seeds that the sanitizer build's tools make; any finding fails. Needs $(TEST_BUILD)'s tools.
+fuzz-smoke: deps
+	@[ -f $(FUZZ_BUILD)/build.ninja ] || CC=clang CXX=clang++ meson setup $(FUZZ_BUILD) \
+	  --buildtype=plain -Doptimization=1 -Db_sanitize=address,undefined -Db_lundef=false -Dfuzz=true
+	ninja -C $(FUZZ_BUILD) -j $(JOBS) fuzz-harnesses
+	ninja -C $(TEST_BUILD) -j $(JOBS) $(DEMO_TARGETS)
+	rm -rf $(FUZZ_BUILD)/seeds $(FUZZ_BUILD)/fuzz-smoke
+	bash fuzz/make_seeds.sh $(TEST_BUILD) $(FUZZ_BUILD)/seeds >/dev/null
+	bash fuzz/run_all.sh $(FUZZ_BUILD) $(FUZZ_BUILD)/seeds $(FUZZ_SECONDS) $(JOBS) $(FUZZ_BUILD)/fuzz-smoke
 
 # Reruns the stage that wrote MANIFEST with its parameters (--from-manifest) and reports
 # whether its outputs and counts match.
@@ -81,4 +96,4 @@ format:
 	git ls-files '*.cpp' '*.h' '*.hip' | xargs clang-format -i
 
 clean:
-	rm -rf $(BUILD) $(TEST_BUILD) build-cuda build-hip
+	rm -rf $(BUILD) $(TEST_BUILD) $(FUZZ_BUILD) build-cuda build-hip
