@@ -35,7 +35,7 @@ RayAzimuth parse_ray_azimuth(const std::string& name);
 struct Observer {
   double r_obs = 0;
   Vec3 hole_direction{1, 0, 0};
-  ObserverMotion motion;
+  ObserverMotion motion{};
 };
 
 class Spacetime {

@@ -45,7 +45,7 @@ struct LensMesh {
   // The camera's motion (the lens map's observer velocity). With it, per triangle (when the
   // images get point values) a bound of the frequency ratio g over it: the point value can
   // exceed its vertices' largest.
-  ObserverMotion motion;
+  ObserverMotion motion{};
   std::vector<double> max_g;
 
   std::size_t triangle_count() const { return triangles.size(); }
