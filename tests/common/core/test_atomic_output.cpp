@@ -6,20 +6,13 @@
 
 #include "core/atomic_output.h"
 #include "core/errors.h"
+#include "fresh_folder.h"
 
 namespace fs = std::filesystem;
 using starlens::AtomicOutput;
 using starlens::InputError;
 
-namespace {
-fs::path fresh_folder(const std::string& name) {
-  const fs::path folder =
-      fs::temp_directory_path() / ("starlens_test_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(folder);
-  fs::create_directories(folder);
-  return folder;
-}
-}  // namespace
+using starlens::testing::fresh_folder;
 
 TEST_CASE("an output appears under its final name only after commit") {
   const auto folder = fresh_folder("atomic");

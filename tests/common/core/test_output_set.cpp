@@ -17,6 +17,7 @@
 
 #include "core/errors.h"
 #include "core/output_set.h"
+#include "fresh_folder.h"
 
 namespace fs = std::filesystem;
 using starlens::InputError;
@@ -26,11 +27,7 @@ using starlens::RunFailure;
 namespace {
 
 fs::path fresh_folder(const std::string& name) {
-  const fs::path folder =
-      fs::temp_directory_path() / ("starlens_test_set_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(folder);
-  fs::create_directories(folder);
-  return folder;
+  return starlens::testing::fresh_folder("set_" + name);
 }
 
 std::string content(const fs::path& path) {

@@ -10,6 +10,7 @@
 
 #include "core/errors.h"
 #include "core/text_input.h"
+#include "fresh_folder.h"
 
 namespace fs = std::filesystem;
 using starlens::InputError;
@@ -17,13 +18,7 @@ using starlens::read_text_input;
 
 namespace {
 
-fs::path fresh_folder(const std::string& name) {
-  const fs::path folder =
-      fs::temp_directory_path() / ("starlens_test_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(folder);
-  fs::create_directories(folder);
-  return folder;
-}
+using starlens::testing::fresh_folder;
 
 std::string error_of(const fs::path& path, std::uint64_t max_bytes = 1000) {
   try {

@@ -231,6 +231,27 @@ Spread flux_spread(const Fixture& fixture, const std::vector<StarEvent>& events,
   return spread;
 }
 
+// A star at a random point of source triangle t (uniform over its barycentric weights) and the
+// vertices' psi interpolated there.
+struct TrianglePoint {
+  Vec3 star;
+  double psi;
+};
+TrianglePoint random_point(const LensMesh& mesh, std::size_t t, std::mt19937_64& random) {
+  std::uniform_real_distribution<double> uniform(0, 1);
+  double a = uniform(random), b = uniform(random);
+  if (a + b > 1) a = 1 - a, b = 1 - b;
+  const double l[3] = {1 - a - b, a, b};
+  const auto& v = mesh.triangles[t];
+  TrianglePoint point{{0, 0, 0}, 0};
+  for (int i = 0; i < 3; ++i) {
+    for (int c = 0; c < 3; ++c) point.star[c] += l[i] * mesh.direction[v[i]][c];
+    point.psi += l[i] * mesh.psi[v[i]];
+  }
+  point.star = normalized(point.star);
+  return point;
+}
+
 }  // namespace
 
 TEST_CASE("events carry the exact point magnification of their star's image") {
@@ -261,7 +282,6 @@ TEST_CASE("a triangle's bound of the point magnification holds inside it") {
   const LensMesh& mesh = fixture.mesh;
   const schwarzschild::PointLens& lens = *mesh.point_lens;
   std::mt19937_64 random(11);
-  std::uniform_real_distribution<double> uniform(0, 1);
   double worst = 0;
   int checked = 0, unbounded = 0;
   for (std::size_t t = 0; t < mesh.triangle_count(); ++t) {
@@ -269,18 +289,9 @@ TEST_CASE("a triangle's bound of the point magnification holds inside it") {
       ++unbounded;
       continue;
     }
-    const auto& v = mesh.triangles[t];
     for (int k = 0; k < 8; ++k) {
-      double a = uniform(random), b = uniform(random);
-      if (a + b > 1) a = 1 - a, b = 1 - b;
-      const double l[3] = {1 - a - b, a, b};
-      Vec3 star{0, 0, 0};
-      double guess = 0;
-      for (int i = 0; i < 3; ++i) {
-        for (int c = 0; c < 3; ++c) star[c] += l[i] * mesh.direction[v[i]][c];
-        guess += l[i] * mesh.psi[v[i]];
-      }
-      const schwarzschild::PointImage image = lens.image(normalized(star), mesh.order[t], guess);
+      const TrianglePoint point = random_point(mesh, t, random);
+      const schwarzschild::PointImage image = lens.image(point.star, mesh.order[t], point.psi);
       if (!image.converged) continue;
       worst = std::max(worst, image.mu / mesh.max_point_mu[t]);
       ++checked;
@@ -312,7 +323,6 @@ TEST_CASE("a moving camera's bounds of the point magnification and of g hold ins
   const schwarzschild::PointLens& lens = *mesh.point_lens;
   const SchwarzschildSpacetime at_rest(Observer{kR, fixture.hole});
   std::mt19937_64 random(13);
-  std::uniform_real_distribution<double> uniform(0, 1);
   double worst_mu = 0, worst_g = 0, worst_return = 0;
   int checked = 0;
   for (std::size_t t = 0; t < mesh.triangle_count(); t += 3) {
@@ -322,17 +332,9 @@ TEST_CASE("a moving camera's bounds of the point magnification and of g hold ins
     // tracer splits or drops; their images lie on both sides.
     const int order = lens.order_at(mesh.psi[v[0]]);
     if (lens.order_at(mesh.psi[v[1]]) != order || lens.order_at(mesh.psi[v[2]]) != order) continue;
-    double a_ = uniform(random), b = uniform(random);
-    if (a_ + b > 1) a_ = 1 - a_, b = 1 - b;
-    const double l[3] = {1 - a_ - b, a_, b};
-    Vec3 star{0, 0, 0};
-    double guess = 0;
-    for (int i = 0; i < 3; ++i) {
-      for (int c = 0; c < 3; ++c) star[c] += l[i] * mesh.direction[v[i]][c];
-      guess += l[i] * mesh.psi[v[i]];
-    }
-    star = normalized(star);
-    const schwarzschild::PointImage image = lens.image(star, mesh.order[t], guess);
+    const TrianglePoint point = random_point(mesh, t, random);
+    const Vec3& star = point.star;
+    const schwarzschild::PointImage image = lens.image(star, mesh.order[t], point.psi);
     if (!image.converged) continue;
     const Vec3 direction = lens.image_direction(star, mesh.order[t], image.psi);
     const double d = motion.doppler_of_static(direction);
