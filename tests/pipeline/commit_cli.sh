@@ -41,6 +41,8 @@ no_leftovers() {
   [ -z "$left" ] || fail "$1: temporary or lock files left: $left"
 }
 
+suppressions=$(cd "$(dirname "$0")" && pwd)/lsan_hdf5.supp
+
 # Runs a tool with a file size limit of LIMIT KiB (bash's ulimit -f unit, so that stderr,
 # also a file, still takes the one-line message); expects exit 1, one line naming FILE with
 # "File too large", and none of the FINALS.
@@ -49,6 +51,7 @@ limited() {  # LIMIT FILE "FINALS" command...
   (
     trap '' XFSZ
     ulimit -f "$limit"
+    export LSAN_OPTIONS="suppressions=$suppressions:print_suppressions=0"
     exec "$@" >"$work/stdout" 2>"$work/stderr"
   )
   local got=$?
