@@ -66,6 +66,66 @@ struct Integrator {
   }
 };
 
+// Gauss-Legendre nodes and weights of order 20 on [-1, 1] by Newton's method on P_20.
+struct GaussLegendre {
+  static constexpr int kOrder = 20;
+  Real node[kOrder], weight[kOrder];
+  GaussLegendre() {
+    for (int i = 0; i < kOrder; ++i) {
+      Real x = std::cos(3.14159265358979323846264L * (i + 0.75L) / (kOrder + 0.5L));
+      Real derivative = 0;
+      for (int iteration = 0; iteration < 100; ++iteration) {
+        Real p0 = 1, p1 = x;
+        for (int k = 2; k <= kOrder; ++k) {
+          const Real p2 = ((2 * k - 1) * x * p1 - (k - 1) * p0) / k;
+          p0 = p1;
+          p1 = p2;
+        }
+        derivative = kOrder * (x * p1 - p0) / (x * x - 1);
+        const Real step = p1 / derivative;
+        x -= step;
+        if (std::fabs(step) < 1e-21L) break;
+      }
+      node[i] = x;
+      weight[i] = 2 / ((1 - x * x) * derivative * derivative);
+    }
+  }
+};
+
+// Adaptive quadrature of two integrands at once (each interval split until its two halves
+// agree with the whole to `tolerance` of the running scale).
+using Pair = std::array<Real, 2>;
+Pair gauss(const std::function<Pair(Real)>& f, Real lo, Real hi) {
+  static const GaussLegendre rule;
+  const Real mid = (lo + hi) / 2, half = (hi - lo) / 2;
+  Pair sum{0, 0};
+  for (int i = 0; i < GaussLegendre::kOrder; ++i) {
+    const Pair v = f(mid + half * rule.node[i]);
+    sum[0] += rule.weight[i] * v[0];
+    sum[1] += rule.weight[i] * v[1];
+  }
+  return {sum[0] * half, sum[1] * half};
+}
+Pair adaptive(const std::function<Pair(Real)>& f, Real lo, Real hi, const Pair& whole,
+              const Pair& tolerance, int depth) {
+  const Real mid = (lo + hi) / 2;
+  const Pair left = gauss(f, lo, mid), right = gauss(f, mid, hi);
+  const Pair both{left[0] + right[0], left[1] + right[1]};
+  const bool converged = std::fabs(both[0] - whole[0]) <= tolerance[0] &&
+                         std::fabs(both[1] - whole[1]) <= tolerance[1];
+  if (converged || depth > 30) return both;
+  const Pair a = adaptive(f, lo, mid, left, tolerance, depth + 1),
+             b = adaptive(f, mid, hi, right, tolerance, depth + 1);
+  return {a[0] + b[0], a[1] + b[1]};
+}
+// Each interval to 1e-15 of the whole integral's first estimate (of its magnitude).
+Pair integrate(const std::function<Pair(Real)>& f, Real lo, Real hi) {
+  const Pair first = gauss(f, lo, hi);
+  const Pair tolerance{1e-15L * (std::fabs(first[0]) + 1e-30L),
+                       1e-15L * (std::fabs(first[1]) + 1e-30L)};
+  return adaptive(f, lo, hi, first, tolerance, 0);
+}
+
 }  // namespace
 
 std::optional<KerrRay> reference_kerr_ray(Real a, Real r_obs, Real theta_obs, Real n_r,
@@ -185,6 +245,89 @@ std::optional<KerrRay> reference_kerr_ray(Real a, Real r_obs, Real theta_obs, Re
   out.direction[1] = (sn * z[0] + c * z[1]) / length;
   out.direction[2] = z[2] / length;
   return out;
+}
+
+std::optional<RadialReference> reference_radial(Real a, Real lambda, Real eta, Real r,
+                                                bool outward) {
+  const Real a2 = a * a;
+  const Real A = a2 - eta - lambda * lambda, B = 2 * (eta + (lambda - a) * (lambda - a)),
+             C = -a2 * eta;
+  auto big_r = [&](Real x) { return (((x * x + A) * x) + B) * x + C; };
+  auto drag = [&](Real x) { return -a * (2 * x - a * lambda) / (x * x - 2 * x + a2); };
+  const Real r_plus = 1 + std::sqrt(1 - a2);
+  // The local minima of R: roots of R'/2 = 2x^3 + A x + B/2, three real ones when
+  // 27 (B/4)^2 < -2 (A/2)^3... by the trigonometric formula for x^3 + p x + q, p = A/2, q = B/4.
+  std::array<Real, 3> critical{};
+  int critical_count = 0;
+  {
+    const Real p = A / 2, q = B / 4;
+    const Real disc = q * q / 4 + p * p * p / 27;
+    if (disc < 0) {
+      const Real m = 2 * std::sqrt(-p / 3);
+      const Real angle = std::acos(3 * q / (p * m)) / 3;
+      for (int k = 0; k < 3; ++k)
+        critical[critical_count++] = m * std::cos(angle - 2 * 3.14159265358979323846264L * k / 3);
+    } else {
+      const Real root = std::sqrt(disc);
+      critical[critical_count++] = std::cbrt(-q / 2 + root) + std::cbrt(-q / 2 - root);
+    }
+  }
+  // A forbidden band (R < 0) at a local minimum x_m (R'' > 0): the ray from r_obs meets its
+  // edge if the band lies on its way.
+  auto edge = [&](Real lo, Real hi) {  // R(lo) < 0 <= R(hi) or the reverse
+    const bool rising = big_r(lo) < big_r(hi);
+    for (int i = 0; i < 200; ++i) {
+      const Real mid = (lo + hi) / 2;
+      ((big_r(mid) < 0) == rising ? lo : hi) = mid;
+    }
+    return (lo + hi) / 2;
+  };
+  Real turn = 0;  // r4 for an inward ray that turns
+  for (int k = 0; k < critical_count; ++k) {
+    const Real x = critical[k];
+    if (!(x > r_plus) || !(6 * x * x + A > 0) || !(big_r(x) < 0)) continue;
+    if (outward && x > r) return std::nullopt;  // turns back into the hole
+    if (!outward && x < r) turn = std::fmax(turn, edge(x, r));
+  }
+  if (!outward && turn == 0) return std::nullopt;
+  // Radial integrals (S, phi_rad) over [from, infinity): t-substitution at a turning point,
+  // u = 1/r beyond r_mid.
+  auto from_to_infinity = [&](Real from, bool at_turn) {
+    const Real r_mid = std::fmax(2 * from, from + 4);
+    Pair near{0, 0};
+    if (at_turn) {
+      near = integrate(
+          [&](Real t) {
+            const Real x = from + t * t;
+            const Real w = 2 * t / std::sqrt(big_r(x));
+            return Pair{w, w * drag(x)};
+          },
+          0, std::sqrt(r_mid - from));
+    } else {
+      near = integrate(
+          [&](Real x) {
+            const Real w = 1 / std::sqrt(big_r(x));
+            return Pair{w, w * drag(x)};
+          },
+          from, r_mid);
+    }
+    const Pair tail = integrate(
+        [&](Real u) {
+          const Real w = 1 / std::sqrt(1 + A * u * u + B * u * u * u + C * u * u * u * u);
+          const Real d = -a * u * (2 - a * lambda * u) / (1 - 2 * u + a2 * u * u);
+          return Pair{w, w * d};
+        },
+        0, 1 / r_mid);
+    return Pair{near[0] + tail[0], near[1] + tail[1]};
+  };
+  Pair radial{};
+  if (outward) {
+    radial = from_to_infinity(r, false);
+  } else {
+    const Pair at_turn = from_to_infinity(turn, true), at_obs = from_to_infinity(r, false);
+    radial = {2 * at_turn[0] - at_obs[0], 2 * at_turn[1] - at_obs[1]};
+  }
+  return RadialReference{radial[0], radial[1]};
 }
 
 }  // namespace starlens::test

@@ -27,4 +27,18 @@ struct KerrRay {
 std::optional<KerrRay> reference_kerr_ray(long double a, long double r_obs, long double theta_obs,
                                           long double n_r, long double n_theta, long double n_phi);
 
+// The radial part alone by quadrature, for rays near the shadow's edge (where the radial
+// equation's second-order form above amplifies its rounding while the ray hovers near a
+// spherical photon orbit): the turning point r4 from the local minima of R (the roots of the
+// cubic R' by the trigonometric formula) and bisection, then the Mino time
+// S = integral dr / sqrt(R) and the frame-dragging azimuth
+// phi_rad = -integral a (2r - a lambda) / (Delta sqrt(R)) dr by adaptive long-double
+// Gauss-Legendre quadrature (r = r4 + t^2 at the turning point, u = 1/r for the tail).
+// nullopt when captured.
+struct RadialReference {
+  long double mino, phi_rad;
+};
+std::optional<RadialReference> reference_radial(long double a, long double lambda, long double eta,
+                                                long double r_obs, bool outward);
+
 }  // namespace starlens::test
