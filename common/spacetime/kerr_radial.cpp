@@ -1,8 +1,12 @@
 #include "spacetime/kerr_radial.h"
 
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_sf_ellint.h>
+
 #include <algorithm>
 #include <cmath>
 
+#include "spacetime/carlson.h"
 #include "spacetime/carlson_complex.h"
 
 namespace starlens::kerr {
@@ -12,15 +16,25 @@ using Complex = std::complex<double>;
 using LongComplex = std::complex<long double>;
 
 // The largest real root of Ferrari's resolvent 8m^3 + 8A m^2 + (2A^2 - 8C) m - B^2 (positive
-// for B != 0: the cubic is -B^2 at 0), by Newton's method from above in long double.
+// for B != 0: the cubic is -B^2 at 0): Cardano's or the trigonometric formula for the depressed
+// cubic, then Newton's method in long double.
 long double resolvent_root(long double A, long double B, long double C) {
   const long double c2 = A, c1 = (A * A - 4 * C) / 4, c0 = -B * B / 8;  // m^3 + c2 m^2 + c1 m + c0
-  // Above every root: 1 + max |coefficient| (Cauchy's bound).
-  long double m = 1 + std::max({std::fabs(c2), std::fabs(c1), std::fabs(c0)});
-  for (int i = 0; i < 400; ++i) {
+  const long double p = c1 - c2 * c2 / 3, q = 2 * c2 * c2 * c2 / 27 - c2 * c1 / 3 + c0;
+  const long double disc = q * q / 4 + p * p * p / 27;
+  long double t;
+  if (disc >= 0) {
+    const long double root = std::sqrt(disc);
+    t = std::cbrt(-q / 2 + root) + std::cbrt(-q / 2 - root);
+  } else {
+    const long double arg = std::fmax(-1.0L, std::fmin(1.0L, 3 * q / (2 * p) * std::sqrt(-3 / p)));
+    t = 2 * std::sqrt(-p / 3) * std::cos(std::acos(arg) / 3);
+  }
+  long double m = t - c2 / 3;
+  for (int i = 0; i < 4; ++i) {
     const long double f = ((m + c2) * m + c1) * m + c0;
     const long double df = (3 * m + 2 * c2) * m + c1;
-    if (!(df > 0)) break;
+    if (df == 0) break;
     const long double step = f / df;
     m -= step;
     if (std::fabs(step) <= 1e-19L * std::fabs(m)) break;
@@ -44,11 +58,23 @@ void quadratic(long double b, long double c, LongComplex& low, LongComplex& high
   }
 }
 
+// Newton's method on the quartic: in real long double for a real root (the quadratic formula
+// gave it an imaginary part of zero), in complex arithmetic otherwise.
 LongComplex polish(LongComplex x, long double A, long double B, long double C) {
-  for (int i = 0; i < 3; ++i) {
+  if (x.imag() == 0) {
+    long double t = x.real();
+    for (int i = 0; i < 3; ++i) {
+      const long double f = ((t * t + A) * t + B) * t + C;
+      const long double df = (4 * t * t + 2 * A) * t + B;
+      if (df == 0) break;
+      t -= f / df;
+    }
+    return t;
+  }
+  for (int i = 0; i < 2; ++i) {
     const LongComplex f = ((x * x + A) * x + B) * x + C;
     const LongComplex df = (4.0L * x * x + 2 * A) * x + B;
-    if (std::abs(df) == 0) break;
+    if (df == 0.0L) break;
     x -= f / df;
   }
   return x;
@@ -60,34 +86,79 @@ struct Integrals {
   double first, third_plus, third_minus;
 };
 
-Integrals integrals_from(const RadialRoots& roots, double y, bool at_root4, double r_plus,
-                         double r_minus) {
-  const auto& r = roots.root;
-  Complex Y[4];
-  for (int i = 0; i < 4; ++i) Y[i] = std::sqrt(Complex(y) - r[i]);
+// Carlson's functions in real arithmetic (GSL; NaN where GSL reports an error, as for the
+// principal values it does not take) and in complex arithmetic.
+double carlson_rf(double x, double y, double z) {
+  return carlson::rf(x, y, z);
+}
+double carlson_rj(double x, double y, double z, double p) {
+  gsl_sf_result result;
+  if (gsl_sf_ellint_RJ_e(x, y, z, p, GSL_PREC_DOUBLE, &result) != GSL_SUCCESS) return NAN;
+  return result.val;
+}
+double carlson_rc(double x, double y) {
+  gsl_sf_result result;
+  if (gsl_sf_ellint_RC_e(x, y, GSL_PREC_DOUBLE, &result) != GSL_SUCCESS) return NAN;
+  return result.val;
+}
+Complex carlson_rf(Complex x, Complex y, Complex z) {
+  return carlson::rf(x, y, z);
+}
+Complex carlson_rj(Complex x, Complex y, Complex z, Complex p) {
+  return carlson::rj(x, y, z, p);
+}
+Complex carlson_rc(Complex x, Complex y) {
+  return carlson::rc(x, y);
+}
+double real_part(double v) {
+  return v;
+}
+double real_part(Complex v) {
+  return v.real();
+}
+
+// T = double where all four roots are real (the faster path), Complex otherwise.
+template <class T>
+Integrals integrals_in(const std::array<T, 4>& r, double y, bool at_root4, double r_plus,
+                       double r_minus) {
+  T Y[4];
+  for (int i = 0; i < 4; ++i) Y[i] = std::sqrt(T(y) - r[i]);
   if (at_root4) Y[3] = 0;
-  const Complex u12 = Y[0] * Y[1] + Y[2] * Y[3], u13 = Y[0] * Y[2] + Y[1] * Y[3],
-                u14 = Y[0] * Y[3] + Y[1] * Y[2];
-  const Complex x = u12 * u12, yy = u13 * u13, z = u14 * u14;
-  const Complex rf = carlson::rf(x, yy, z);
-  Integrals out{2 * rf.real(), 0, 0};
-  const Complex d12 = r[1] - r[0], d13 = r[2] - r[0], d14 = r[3] - r[0];
+  const T u12 = Y[0] * Y[1] + Y[2] * Y[3], u13 = Y[0] * Y[2] + Y[1] * Y[3],
+          u14 = Y[0] * Y[3] + Y[1] * Y[2];
+  const T x = u12 * u12, yy = u13 * u13, z = u14 * u14;
+  const T rf = carlson_rf(x, yy, z);
+  Integrals out{2 * real_part(rf), 0, 0};
+  const T d12 = r[1] - r[0], d13 = r[2] - r[0], d14 = r[3] - r[0];
   for (int k = 0; k < 2; ++k) {
     const double p = k == 0 ? r_plus : r_minus;
     // At a = 0, r_- = 0 is also a root of R; the integral is then weighted by a = 0 (kerr.h).
     if (p == 0) continue;
-    const Complex d15 = p - r[0], d25 = p - r[1], d35 = p - r[2], d45 = p - r[3];
-    const Complex w2 = x - d13 * d14 * d25 / d15;
-    const Complex q2 = (y - p) / (Complex(y) - r[0]) * w2;
-    const Complex p2 = q2 + d25 * d35 * d45 / d15;
+    const T d15 = p - r[0], d25 = p - r[1], d35 = p - r[2], d45 = p - r[3];
+    const T w2 = x - d13 * d14 * d25 / d15;
+    const T q2 = (y - p) / (T(y) - r[0]) * w2;
+    const T p2 = q2 + d25 * d35 * d45 / d15;
     // Carlson's I3 = integral of (t - r1) / ((t - p) sqrt(...)); the wanted one is
     // (I3 - I1) / (p - r1).
-    const Complex i3 =
-        2.0 * d12 * d13 * d14 / (3.0 * d15) * carlson::rj(x, yy, z, w2) + 2.0 * carlson::rc(p2, q2);
-    const double third = ((i3 - 2.0 * rf) / d15).real();
+    const T i3 = T(2.0) * d12 * d13 * d14 / (T(3.0) * d15) * carlson_rj(x, yy, z, w2) +
+                 T(2.0) * carlson_rc(p2, q2);
+    const double third = real_part((i3 - T(2.0) * rf) / d15);
     (k == 0 ? out.third_plus : out.third_minus) = third;
   }
   return out;
+}
+
+Integrals integrals_from(const RadialRoots& roots, double y, bool at_root4, double r_plus,
+                         double r_minus) {
+  if (roots.real_count == 4) {
+    const std::array<double, 4> r{roots.root[0].real(), roots.root[1].real(), roots.root[2].real(),
+                                  roots.root[3].real()};
+    const Integrals real = integrals_in(r, y, at_root4, r_plus, r_minus);
+    if (std::isfinite(real.first) && std::isfinite(real.third_plus) &&
+        std::isfinite(real.third_minus))
+      return real;
+  }
+  return integrals_in(roots.root, y, at_root4, r_plus, r_minus);
 }
 
 }  // namespace
@@ -121,7 +192,9 @@ RadialRoots radial_roots(double a, double lambda, double eta) {
       std::swap(order[j], order[j - 1]);
   int real_count = 0;
   for (int i = 0; i < 4; ++i)
-    if (std::fabs(x[order[i]].imag()) <= 1e-12L * (1 + std::abs(x[order[i]]))) ++real_count;
+    if (std::fabs(x[order[i]].imag()) <=
+        1e-12L * (1 + std::fabs(x[order[i]].real()) + std::fabs(x[order[i]].imag())))
+      ++real_count;
   if (real_count % 2 != 0) ++real_count;
   long double real[4];
   for (int i = 0; i < real_count; ++i) real[i] = x[order[i]].real();
