@@ -14,8 +14,8 @@ namespace starlens::kerr {
 struct AngularStart {
   double a, lambda, eta;
   double cos_theta, sin_theta;  // of the observer
-  // Sigma (dtheta/ds)^2 ... the square of the ray's polar momentum over E, p_theta^2 = Theta:
-  // given separately so that mu's distance from its turning point is exact.
+  // Theta(theta_obs) = p_theta^2 / E^2, the square of the ray's polar momentum: given separately
+  // so that mu's distance from its turning point comes without cancellation.
   double p_theta_squared;
   int direction;  // sign of dmu/ds at the observer (+1 toward the north pole, mu increasing)
 };
