@@ -35,7 +35,7 @@ RayAzimuth parse_ray_azimuth(const std::string& name);
 struct Observer {
   double r_obs = 0;
   Vec3 hole_direction{1, 0, 0};
-  ObserverMotion motion;
+  ObserverMotion motion{};
   // Kerr (kerr.h): the spin a (units of M, |a| < 1), the inclination theta_obs of the observer
   // from the spin axis (radians, [0, pi]) and the direction of the spin axis's projection on the
   // observer's sky (a unit vector normal to hole_direction). For Kerr the motion is relative to
