@@ -3,7 +3,8 @@
 # pinhole 60 degrees, hole straight ahead at the galactic centre, mesh step 4 px, tol 0.01 px):
 # wall and CPU time, vertices, triangles, rays traced, dropped triangles and their image area
 # (pixels^2), peak RSS, 1 and 2 threads, for each maximum depth in DEPTHS (default: the tool's
-# default, 10).
+# default, 10). SPACETIME_ARGS replaces "--spacetime schwarzschild" (for the Kerr benchmark:
+# SPACETIME_ARGS="--spacetime kerr --spin 0.998 --inclination 80").
 # usage: bench/trace/run.sh [BUILD_DIR] [WORK_DIR]   (defaults: build, /tmp/starlens-bench-trace)
 set -euo pipefail
 build=${1:-build}
@@ -12,16 +13,18 @@ trace=$build/tools/trace/starlens-trace
 mkdir -p "$work"
 threads_list=${THREADS:-"1 2"}
 depths=${DEPTHS:-10}
+read -r -a spacetime_args <<<"${SPACETIME_ARGS:---spacetime schwarzschild}"
 
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores," \
   "load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "build: $("$trace" --version)"
+echo "spacetime: ${spacetime_args[*]}"
 printf '\n%5s %7s %8s %8s %10s %10s %10s %9s %9s %8s %9s\n' depth threads wall_s cpu_s vertices \
   triangles rays dropped drop_px2 rss_MB file_MB
 for depth in $depths; do
   for threads in $threads_list; do
     map=$work/map-d$depth-t$threads.h5
-    /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$trace" --spacetime schwarzschild --r-obs 30 \
+    /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$trace" "${spacetime_args[@]}" --r-obs 30 \
       --width 1920 --height 1080 --fov 60 --mesh-step 4 --mesh-tol 0.01 --mesh-max-depth "$depth" \
       --threads "$threads" -o "$map" --force --quiet
     python3 - "$map.manifest.json" "$(cat "$work/time")" "$depth" "$threads" "$(stat -c %s "$map")" <<'PY'

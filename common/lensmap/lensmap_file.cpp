@@ -72,6 +72,11 @@ void write_attributes(const h5::File& file, const LensmapAttributes& a) {
   h5::write_attribute(file, "observer_vx", a.observer_velocity[0]);
   h5::write_attribute(file, "observer_vy", a.observer_velocity[1]);
   h5::write_attribute(file, "observer_vz", a.observer_velocity[2]);
+  if (a.spacetime == "kerr") {
+    h5::write_attribute(file, "spin", a.spin);
+    h5::write_attribute(file, "inclination_deg", a.inclination_deg);
+    h5::write_attribute(file, "spin_pa_deg", a.spin_pa_deg);
+  }
   h5::write_attribute(file, "width", a.width);
   h5::write_attribute(file, "height", a.height);
   h5::write_attribute(file, "mesh_max_depth", a.mesh_max_depth);
@@ -183,10 +188,10 @@ LensmapAttributes read_attributes(const h5::File& file) {
     a.ray_azimuth = h5::read_string_attribute(file, "ray_azimuth");
   if (h5::has_attribute(file, "observer")) {
     a.observer = h5::read_string_attribute(file, "observer");
-    if (a.observer != "static" && a.observer != "infall" && a.observer != "orbit" &&
-        a.observer != "velocity")
+    if (a.observer != "static" && a.observer != "zamo" && a.observer != "infall" &&
+        a.observer != "orbit" && a.observer != "velocity")
       throw_input_error(file.path, "attribute observer",
-                        "'" + a.observer + "' is not static, infall, orbit or velocity");
+                        "'" + a.observer + "' is not static, zamo, infall, orbit or velocity");
     const char* components[] = {"observer_vx", "observer_vy", "observer_vz"};
     for (int k = 0; k < 3; ++k)
       a.observer_velocity[k] = h5::read_double_attribute(file, components[k]);
@@ -195,6 +200,13 @@ LensmapAttributes read_attributes(const h5::File& file) {
     if (!(speed_sq < 1))
       throw_input_error(file.path, "attribute observer_vx/vy/vz",
                         "the camera's speed is not below the speed of light");
+  }
+  if (a.spacetime == "kerr") {
+    a.spin = h5::read_double_attribute(file, "spin");
+    a.inclination_deg = h5::read_double_attribute(file, "inclination_deg");
+    a.spin_pa_deg = h5::read_double_attribute(file, "spin_pa_deg");
+    if (!(std::abs(a.spin) < 1))
+      throw_input_error(file.path, "attribute spin", "must satisfy |spin| < 1");
   }
   a.width = h5::read_int_attribute(file, "width");
   a.height = h5::read_int_attribute(file, "height");

@@ -21,7 +21,7 @@ inline constexpr std::int64_t kLensmapVersion = 1;
 
 // Root attributes: what was traced, from where, with which camera and mesh.
 struct LensmapAttributes {
-  std::string spacetime;  // "minkowski" | "schwarzschild"
+  std::string spacetime;  // "minkowski" | "schwarzschild" | "kerr"
   double mass = 1;        // lengths are in units of M
   double r_obs = 0;
   // How the rays' azimuths were evaluated: "series", "closed-form" (also maps written before
@@ -38,6 +38,12 @@ struct LensmapAttributes {
   // the ICRS axes of the static observer's frame.
   std::string observer = "static";
   Vec3 observer_velocity{0, 0, 0};
+  // Kerr only (written for spacetime "kerr"): the spin a (units of M), the observer's
+  // inclination from the spin axis and the position angle of the spin axis's projection on the
+  // sky (from the placement frame's north through east), degrees. For Kerr the observer
+  // "static" is at rest in Boyer-Lindquist coordinates, "zamo" the zero-angular-momentum
+  // observer, and observer_velocity is measured by the ZAMO.
+  double spin = 0, inclination_deg = 90, spin_pa_deg = 0;
   std::string projection;  // "pinhole" | "equirect" | "fisheye"
   double fov_deg = 0;
   std::int64_t width = 0, height = 0;

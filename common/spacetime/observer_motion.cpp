@@ -9,6 +9,8 @@ namespace starlens {
 
 const char* observer_kind_name(ObserverKind kind) {
   switch (kind) {
+    case ObserverKind::zamo:
+      return "zamo";
     case ObserverKind::infall:
       return "infall";
     case ObserverKind::orbit:
@@ -22,11 +24,12 @@ const char* observer_kind_name(ObserverKind kind) {
 
 ObserverKind parse_observer_kind(const std::string& name) {
   if (name == "static") return ObserverKind::at_rest;
+  if (name == "zamo") return ObserverKind::zamo;
   if (name == "infall") return ObserverKind::infall;
   if (name == "orbit") return ObserverKind::orbit;
   if (name == "velocity") return ObserverKind::velocity;
   throw_input_error("(arguments)", "--observer",
-                    "'" + name + "' is not static, infall, orbit or velocity");
+                    "'" + name + "' is not static, zamo, infall, orbit or velocity");
 }
 
 ObserverMotion::ObserverMotion(const Vec3& velocity, const std::string& field)

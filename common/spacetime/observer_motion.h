@@ -18,8 +18,10 @@
 namespace starlens {
 
 // --observer: the kinds of motion starlens-trace derives a velocity for.
-enum class ObserverKind { at_rest, infall, orbit, velocity };
-// "static" | "infall" | "orbit" | "velocity" (the flag's values and the lens map's attribute).
+// zamo: Kerr's zero-angular-momentum observer, the reference observer there (kerr.h).
+enum class ObserverKind { at_rest, zamo, infall, orbit, velocity };
+// "static" | "zamo" | "infall" | "orbit" | "velocity" (the flag's values and the lens map's
+// attribute).
 const char* observer_kind_name(ObserverKind kind);
 // Throws InputError naming --observer for another name.
 ObserverKind parse_observer_kind(const std::string& name);

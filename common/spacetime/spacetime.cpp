@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/errors.h"
+#include "spacetime/kerr.h"
 #include "spacetime/minkowski.h"
 #include "spacetime/moving_observer.h"
 #include "spacetime/schwarzschild.h"
@@ -10,7 +11,7 @@
 namespace starlens {
 
 const std::vector<std::string>& spacetime_names() {
-  static const std::vector<std::string> names{"minkowski", "schwarzschild"};
+  static const std::vector<std::string> names{"minkowski", "schwarzschild", "kerr"};
   return names;
 }
 
@@ -31,9 +32,11 @@ std::unique_ptr<Spacetime> make_spacetime(const std::string& name, const Observe
     at_rest = std::make_unique<MinkowskiSpacetime>();
   } else if (name == "schwarzschild") {
     at_rest = std::make_unique<SchwarzschildSpacetime>(observer, azimuth);
+  } else if (name == "kerr") {
+    at_rest = std::make_unique<KerrSpacetime>(observer);
   } else {
     throw_input_error("(arguments)", "--spacetime",
-                      "unknown spacetime '" + name + "' (minkowski or schwarzschild)");
+                      "unknown spacetime '" + name + "' (minkowski, schwarzschild or kerr)");
   }
   if (!observer.motion.moving()) return at_rest;
   return std::make_unique<MovingObserverSpacetime>(std::move(at_rest), observer.motion);

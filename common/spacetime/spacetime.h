@@ -36,6 +36,13 @@ struct Observer {
   double r_obs = 0;
   Vec3 hole_direction{1, 0, 0};
   ObserverMotion motion{};
+  // Kerr (kerr.h): the spin a (units of M, |a| < 1), the inclination theta_obs of the observer
+  // from the spin axis (radians, [0, pi]) and the direction of the spin axis's projection on the
+  // observer's sky (a unit vector normal to hole_direction). For Kerr the motion is relative to
+  // the zero-angular-momentum observer (ZAMO) there.
+  double spin = 0;
+  double inclination = 1.57079632679489661923;
+  Vec3 spin_sky{0, 0, 1};
 };
 
 class Spacetime {
@@ -55,7 +62,8 @@ class Spacetime {
 // The names accepted by make_spacetime (for --spacetime and messages).
 const std::vector<std::string>& spacetime_names();
 // Throws InputError naming the field when the name is unknown or the observer is invalid for
-// that spacetime (Schwarzschild needs r_obs > 3M: outside the photon sphere). A moving
+// that spacetime (Schwarzschild needs r_obs > 3M: outside the photon sphere; Kerr |spin| < 1
+// and r_obs outside the outer horizon). A moving
 // observer's spacetime is the static one seen through the motion (moving_observer.h).
 std::unique_ptr<Spacetime> make_spacetime(const std::string& name, const Observer& observer,
                                           RayAzimuth azimuth = RayAzimuth::series);

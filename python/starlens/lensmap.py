@@ -24,6 +24,8 @@ FLOAT_ATTRIBUTES = {
     "roll_deg": u.deg, "fov_deg": u.deg, "mesh_step": u.pix, "mesh_tol": u.pix,
     "mesh_max_source_deg": u.deg,
 }
+# Kerr maps only (spacetime "kerr").
+KERR_ATTRIBUTES = {"spin": M, "inclination_deg": u.deg, "spin_pa_deg": u.deg}
 INT_ATTRIBUTES = {"width": u.pix, "height": u.pix, "mesh_max_depth": u.dimensionless_unscaled,
                   "shadow_triangles": u.dimensionless_unscaled}
 INT_ATTRIBUTES.update({f"dropped_{reason}": u.dimensionless_unscaled for reason in DROP_REASONS})
@@ -116,6 +118,9 @@ def read_lensmap(path):
             attributes[key] = _hdf5.attribute(file, key, float)
         for key in INT_ATTRIBUTES:
             attributes[key] = _hdf5.attribute(file, key, int)
+        if attributes["spacetime"] == "kerr":
+            for key in KERR_ATTRIBUTES:
+                attributes[key] = _hdf5.attribute(file, key, float)
         if attributes["width"] < 1 or attributes["height"] < 1:
             raise FormatError(name, "attribute width/height", "image size must be positive")
 
@@ -127,6 +132,8 @@ def read_lensmap(path):
             arrays[dataset] = _hdf5.read_rows(file, node, 0, node.shape[0], numpy_type)
     _check_rows(name, arrays)
     units = {**FLOAT_ATTRIBUTES, **INT_ATTRIBUTES}
+    if attributes["spacetime"] == "kerr":
+        units.update(KERR_ATTRIBUTES)
     units.update({k: v[4] for k, v in DATASETS.items() if v[4] is not None})
     return Lensmap(name, attributes, *[arrays[k] for k in DATASETS], units=units)
 

@@ -90,7 +90,9 @@ void add_flat_motion_bounds(LensMesh& mesh) {
 void add_point_magnification(LensMesh& mesh, const LensmapAttributes& attributes,
                              const std::string& path) {
   if (attributes.spacetime != "schwarzschild") {
-    if (mesh.motion.moving()) add_flat_motion_bounds(mesh);
+    // Kerr (and a ZAMO-relative motion there) keeps each triangle's solid-angle mu and its
+    // vertices' g, with no point lens and no bounds: those of flat space would not hold.
+    if (attributes.spacetime == "minkowski" && mesh.motion.moving()) add_flat_motion_bounds(mesh);
     return;
   }
   const Camera camera = lensmap_camera(attributes, path);

@@ -3,6 +3,8 @@
 #include <cmath>
 
 #include "core/errors.h"
+#include "spacetime/kerr_zamo.h"
+#include "spacetime/vector_ops.h"
 
 namespace starlens {
 namespace {
@@ -41,14 +43,44 @@ PlacementFrame placement_frame(const TraceOptions& o) {
   return {"galactic", o.bh_l.value_or(0), o.bh_b.value_or(0), galactic_to_icrs};
 }
 
+// For Kerr (kerr.h) the camera's velocity relative to the ZAMO: the static observer moves along
+// e_phi = p x (-h) at static_velocity; infall and orbit are not built for Kerr.
+ObserverMotion resolve_kerr_motion(const TraceOptions& o, ObserverKind kind, const Observer& obs,
+                                   const HoleFrame& frame) {
+  switch (kind) {
+    case ObserverKind::zamo:
+      return ObserverMotion();
+    case ObserverKind::at_rest: {
+      const double c = std::cos(obs.inclination), s = std::sin(obs.inclination);
+      const double r_e = kerr::ergosphere_radius(obs.spin, c);
+      if (!(obs.r_obs > r_e))
+        bad_flag("--observer", "no static observer at or inside the ergosphere (--r-obs " +
+                                   std::to_string(obs.r_obs) + " <= r_E " + std::to_string(r_e) +
+                                   "): use --observer zamo");
+      const double v = kerr::static_velocity(kerr::zamo_at(obs.spin, obs.r_obs, c, s));
+      const Vec3 e_phi = vec::cross(obs.spin_sky, vec::scaled(-1, obs.hole_direction));
+      return ObserverMotion(vec::scaled(v, e_phi), "--observer");
+    }
+    case ObserverKind::velocity:
+      if (o.velocity.size() != 3) bad_flag("--velocity", "give three components VH,VN,VE");
+      return ObserverMotion(local_velocity({o.velocity[0], o.velocity[1], o.velocity[2]}, frame),
+                            "--velocity");
+    default:
+      bad_flag("--observer", std::string(observer_kind_name(kind)) + " is not built for kerr");
+  }
+}
+
 // The camera's velocity for --observer, --orbit-pa and --velocity (observer_motion.h).
-ObserverMotion resolve_motion(const TraceOptions& o, const HoleFrame& frame) {
+ObserverMotion resolve_motion(const TraceOptions& o, const Observer& obs, const HoleFrame& frame) {
   const ObserverKind kind = parse_observer_kind(o.observer);
   if (o.orbit_pa && kind != ObserverKind::orbit) bad_flag("--orbit-pa", "needs --observer orbit");
   if (!o.velocity.empty() && kind != ObserverKind::velocity)
     bad_flag("--velocity", "needs --observer velocity");
+  if (o.spacetime == "kerr") return resolve_kerr_motion(o, kind, obs, frame);
   const bool hole = o.spacetime == "schwarzschild";
   switch (kind) {
+    case ObserverKind::zamo:
+      bad_flag("--observer", "zamo needs --spacetime kerr");
     case ObserverKind::infall:
       if (!hole) bad_flag("--observer", "infall needs a hole (--spacetime schwarzschild)");
       return ObserverMotion(infall_velocity(o.r_obs, frame), "--observer");
@@ -72,7 +104,14 @@ ObserverMotion resolve_motion(const TraceOptions& o, const HoleFrame& frame) {
 }  // namespace
 
 void add_trace_flags(CLI::App& app, TraceOptions& o) {
-  app.add_option("--spacetime", o.spacetime, "minkowski | schwarzschild")->capture_default_str();
+  app.add_option("--spacetime", o.spacetime, "minkowski | schwarzschild | kerr")
+      ->capture_default_str();
+  app.add_option("--spin", o.spin, "kerr: spin A in units of M, |A| < 1 (required)");
+  app.add_option("--inclination", o.inclination,
+                 "kerr: the observer's angle from the spin axis, degrees in [0, 180] (default 90)");
+  app.add_option("--spin-pa", o.spin_pa,
+                 "kerr: position angle of the spin axis's projection on the sky, degrees from "
+                 "north through east (default 0)");
   app.add_option("--r-obs", o.r_obs, "Observer radius in units of M (> 3 for schwarzschild)")
       ->capture_default_str();
   app.add_option("--bh-l", o.bh_l, "Galactic longitude of the hole, degrees (default 0)");
@@ -98,8 +137,8 @@ void add_trace_flags(CLI::App& app, TraceOptions& o) {
          "series (Chebyshev series of the closed form, within 1e-12 rad) | closed-form (per ray)")
       ->capture_default_str();
   app.add_option("--observer", o.observer,
-                 "static | infall (free fall from rest at infinity) | orbit (circular geodesic) | "
-                 "velocity (--velocity)")
+                 "static | zamo (kerr) | infall (free fall from rest at infinity) | orbit "
+                 "(circular geodesic) | velocity (--velocity)")
       ->capture_default_str();
   app.add_option("--orbit-pa", o.orbit_pa,
                  "orbit: direction of motion on the sky around the hole, degrees from north "
@@ -128,9 +167,26 @@ TraceSetup resolve_trace_options(const TraceOptions& o) {
                                                     {o.mesh_tol, "--mesh-tol"},
                                                     {o.mesh_max_source, "--mesh-max-source"}};
   for (const auto& [value, flag] : numbers) require_finite(value, flag);
-  if (o.spacetime != "minkowski" && o.spacetime != "schwarzschild")
-    bad_flag("--spacetime", "unknown spacetime '" + o.spacetime + "' (minkowski or schwarzschild)");
+  if (o.spacetime != "minkowski" && o.spacetime != "schwarzschild" && o.spacetime != "kerr")
+    bad_flag("--spacetime",
+             "unknown spacetime '" + o.spacetime + "' (minkowski, schwarzschild or kerr)");
   if (!(o.r_obs > 0)) bad_flag("--r-obs", "must be positive");
+  const bool kerr = o.spacetime == "kerr";
+  const std::pair<const std::optional<double>*, const char*> kerr_flags[] = {
+      {&o.spin, "--spin"}, {&o.inclination, "--inclination"}, {&o.spin_pa, "--spin-pa"}};
+  for (const auto& [value, flag] : kerr_flags) {
+    if (value->has_value() && !kerr) bad_flag(flag, "needs --spacetime kerr");
+    if (value->has_value()) require_finite(**value, flag);
+  }
+  if (kerr) {
+    if (!o.spin) bad_flag("--spin", "required with --spacetime kerr");
+    if (!(std::abs(*o.spin) < 1)) bad_flag("--spin", "must satisfy |A| < 1");
+    if (!(o.inclination.value_or(90) >= 0 && o.inclination.value_or(90) <= 180))
+      bad_flag("--inclination", "must be within [0, 180] degrees");
+    const double r_plus = kerr::outer_horizon(*o.spin);
+    if (!(o.r_obs > r_plus))
+      bad_flag("--r-obs", "must be outside the outer horizon r_+ = " + std::to_string(r_plus));
+  }
   if (!(o.mesh_step > 0 && o.mesh_step <= 4096)) bad_flag("--mesh-step", "must be in (0, 4096] px");
   if (!(o.mesh_tol > 0)) bad_flag("--mesh-tol", "must be positive");
   if (!(o.mesh_max_source > 0 && o.mesh_max_source <= 180))
@@ -153,8 +209,17 @@ TraceSetup resolve_trace_options(const TraceOptions& o) {
                                                           (frame.lat + o.look_dlat) * kDegree));
   setup.observer = {o.r_obs, hole, {}};
   setup.observer_kind = parse_observer_kind(o.observer);
-  setup.observer.motion =
-      resolve_motion(o, hole_frame(hole, frame.to_icrs({0, 0, 1}), frame.to_icrs({1, 0, 0})));
+  const HoleFrame sky = hole_frame(hole, frame.to_icrs({0, 0, 1}), frame.to_icrs({1, 0, 0}));
+  if (kerr) {
+    setup.observer.spin = *o.spin;
+    const double inclination = o.inclination.value_or(90);
+    setup.observer.inclination =
+        inclination == 180 ? 3.14159265358979323846 : inclination * kDegree;
+    const double pa = o.spin_pa.value_or(0) * kDegree;
+    setup.observer.spin_sky = vec::normalized(
+        vec::plus(vec::scaled(std::cos(pa), sky.north), vec::scaled(std::sin(pa), sky.east)));
+  }
+  setup.observer.motion = resolve_motion(o, setup.observer, sky);
   setup.ray_azimuth = parse_ray_azimuth(o.ray_azimuth);
   setup.axes =
       camera_axes(look, frame.to_icrs({0, 0, 1}), frame.to_icrs({1, 0, 0}), o.roll * kDegree);
@@ -164,7 +229,9 @@ TraceSetup resolve_trace_options(const TraceOptions& o) {
   a.spacetime = o.spacetime;
   a.r_obs = o.r_obs;
   // Minkowski rays go straight: no azimuth is evaluated.
-  a.ray_azimuth = o.spacetime == "minkowski" ? "none" : ray_azimuth_name(setup.ray_azimuth);
+  a.ray_azimuth = o.spacetime == "minkowski" ? "none"
+                  : kerr                     ? "closed-form"  // Kerr rays: always closed form
+                                             : ray_azimuth_name(setup.ray_azimuth);
   a.bh_frame = frame.name;
   a.bh_lon_deg = frame.lon;
   a.bh_lat_deg = frame.lat;
@@ -179,6 +246,11 @@ TraceSetup resolve_trace_options(const TraceOptions& o) {
   a.roll_deg = o.roll;
   a.observer = observer_kind_name(setup.observer_kind);
   a.observer_velocity = setup.observer.motion.velocity();
+  if (kerr) {
+    a.spin = *o.spin;
+    a.inclination_deg = o.inclination.value_or(90);
+    a.spin_pa_deg = o.spin_pa.value_or(0);
+  }
   a.projection = projection_name(setup.projection);
   a.fov_deg = setup.fov_degrees;
   a.width = o.width;

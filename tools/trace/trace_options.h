@@ -27,6 +27,7 @@ struct TraceOptions {
   std::string observer = "static";
   std::optional<double> orbit_pa;
   std::vector<double> velocity;  // --velocity: toward the hole, north, east (units of c)
+  std::optional<double> spin, inclination, spin_pa;  // Kerr: A, degrees, degrees
   double mesh_step = 4, mesh_tol = 0.01, mesh_max_source = 1;
   int mesh_max_depth = 12;
   std::string output;

@@ -108,7 +108,7 @@ TEST_CASE("the Schwarzschild map is axisymmetric about the hole") {
 }
 
 TEST_CASE("spacetimes refuse bad observers and unknown names") {
-  CHECK_THROWS_AS(starlens::make_spacetime("kerr", {10, {1, 0, 0}}), starlens::InputError);
+  CHECK_THROWS_AS(starlens::make_spacetime("kerr-newman", {10, {1, 0, 0}}), starlens::InputError);
   CHECK_THROWS_AS(starlens::make_spacetime("schwarzschild", {3, {1, 0, 0}}), starlens::InputError);
   CHECK_THROWS_AS(starlens::make_spacetime("schwarzschild", {2.5, {1, 0, 0}}),
                   starlens::InputError);

@@ -81,6 +81,23 @@ expect 2 "stale.h5.manifest.json: output exists" "$trace" "${small[@]}" -o stale
 expect 2 "--r-obs" "$trace" "${small[@]}" --r-obs 3 -o bad.h5
 expect 2 "--r-obs" "$trace" "${small[@]}" --r-obs 2.5 -o bad.h5
 expect 2 "--r-obs" "$trace" "${small[@]}" --r-obs nan -o bad.h5
+# Kerr: bad spin, observers inside the horizon or (static) the ergosphere, unbuilt motions,
+# Kerr flags without Kerr; a small Kerr map from a ZAMO inside the ergosphere reads back.
+expect 2 "--spin" "$trace" "${small[@]}" --spacetime kerr -o bad.h5
+expect 2 "--spin" "$trace" "${small[@]}" --spacetime kerr --spin 1 -o bad.h5
+expect 2 "--spin" "$trace" "${small[@]}" --spacetime kerr --spin -1.2 -o bad.h5
+expect 2 "--r-obs" "$trace" "${small[@]}" --spacetime kerr --spin 0.5 --r-obs 1.8 -o bad.h5
+near=(--width 96 --height 64 --r-obs 1.95 --fov 90 --quiet)
+expect 2 "--observer" "$trace" "${near[@]}" --spacetime kerr --spin 0.9 -o bad.h5
+expect 2 "--observer" "$trace" "${small[@]}" --spacetime kerr --spin 0.9 --observer orbit -o bad.h5
+expect 2 "--observer" "$trace" "${small[@]}" --spacetime kerr --spin 0.9 --observer infall -o bad.h5
+expect 2 "--inclination" "$trace" "${small[@]}" --spacetime kerr --spin 0.9 --inclination 181 -o bad.h5
+expect 2 "--spin-pa" "$trace" "${small[@]}" --spin-pa 10 -o bad.h5
+expect 2 "--observer" "$trace" "${small[@]}" --observer zamo -o bad.h5
+[[ ! -e "$work/bad.h5" ]] || fail "a refused Kerr run left bad.h5"
+expect 0 "" "$trace" "${near[@]}" --spacetime kerr --spin 0.9 --inclination 30 --spin-pa 45 \
+  --observer zamo -o kerr.h5
+expect 0 "" "$trace" inspect kerr.h5  # the reader takes the Kerr attributes and "zamo"
 expect 2 "--r-obs" "$trace" "${small[@]}" --r-obs -1 --spacetime minkowski -o bad.h5
 expect 2 "--fov" "$trace" "${small[@]}" --fov 180 -o bad.h5
 expect 2 "--fov" "$trace" "${small[@]}" --fov 0 -o bad.h5
@@ -100,7 +117,7 @@ expect 2 "--width x --height: 65536 x 8192 = 536870912 pixels" "$trace" "${limit
 expect 2 "--fov: pinhole needs 0.001 <= fov < 180" "$trace" "${limits[@]}" --width 96 --height 64 \
   --fov 1e-308
 [ ! -e bad.h5 ] || fail "a refused trace left its output"
-expect 2 "unknown spacetime 'kerr'" "$trace" "${small[@]}" --spacetime kerr -o bad.h5
+expect 2 "unknown spacetime 'kerr-newman'" "$trace" "${small[@]}" --spacetime kerr-newman -o bad.h5
 expect 2 "--mesh-step" "$trace" "${small[@]}" --mesh-step 0 -o bad.h5
 expect 2 "--mesh-tol" "$trace" "${small[@]}" --mesh-tol -0.1 -o bad.h5
 expect 2 "--mesh-max-source" "$trace" "${small[@]}" --mesh-max-source 0 -o bad.h5
