@@ -125,7 +125,7 @@ void require_one_of(const h5::File& file, const std::string& name, const std::st
 // can write, so that a corrupt value is refused here, naming it, rather than surfacing later
 // as an invalid event or a frame no one can allocate.
 void check_attributes(const h5::File& file, const LensmapAttributes& a) {
-  require_one_of(file, "spacetime", a.spacetime, {"minkowski", "schwarzschild"});
+  require_one_of(file, "spacetime", a.spacetime, {"minkowski", "schwarzschild", "kerr"});
   require_one_of(file, "ray_azimuth", a.ray_azimuth, {"series", "closed-form", "none"});
   require_one_of(file, "bh_frame", a.bh_frame, {"galactic", "icrs"});
   require_one_of(file, "projection", a.projection, {"pinhole", "equirect", "fisheye"});
