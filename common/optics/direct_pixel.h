@@ -37,6 +37,15 @@
 #else
 #define STARLENS_DIRECT_INLINE __attribute__((always_inline)) inline
 #endif
+// The paths few pixels take (the tensor rule's highest orders, the cut-pixel rule, the
+// sub-squares and the exact quadrature) are calls on the device: inlined into the kernel, their
+// registers would be reserved for every pixel and spill under the kernel's register cap. On the
+// host they are inlined like the rest (into the caller's instruction set).
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define STARLENS_DIRECT_RARE __noinline__ inline
+#else
+#define STARLENS_DIRECT_RARE STARLENS_DIRECT_INLINE
+#endif
 
 namespace starlens {
 
@@ -476,8 +485,22 @@ STARLENS_HOST_DEVICE STARLENS_DIRECT_INLINE double direct_cut_pixel_integral(
   return rule.peak * pow(centre_sq / rule.alpha_sq, -rule.beta) * sum;
 }
 
-// The tensor rule of `order` over the rectangle [x0,x1] x [y0,y1] (direct_pixel_order, or a
-// sub-square's order from direct_subdivision).
+// tensor_sum of `order` <= MaxOrder: only the orders up to MaxOrder are compiled into the caller.
+template <int MaxOrder>
+STARLENS_HOST_DEVICE STARLENS_DIRECT_INLINE double tensor_sum_of_order(
+    const DirectPixelRule& rule, int order, int terms, const double* nodes, const double* weights,
+    double half_x, double half_y, double cx, double cy, double inverse) {
+  if constexpr (MaxOrder > direct_pixel_detail::kMinOrder) {
+    if (order < MaxOrder)
+      return tensor_sum_of_order<MaxOrder - 1>(rule, order, terms, nodes, weights, half_x, half_y,
+                                               cx, cy, inverse);
+  }
+  return tensor_sum<MaxOrder>(rule, terms, nodes, weights, half_x, half_y, cx, cy, inverse);
+}
+
+// The tensor rule of `order` (<= MaxOrder) over the rectangle [x0,x1] x [y0,y1]
+// (direct_pixel_order, or a sub-square's order from direct_subdivision).
+template <int MaxOrder = direct_pixel_detail::kMaxOrder>
 STARLENS_HOST_DEVICE STARLENS_DIRECT_INLINE double direct_tensor_integral(
     const DirectPixelRule& rule, int order, double x0, double x1, double y0, double y1) {
   using namespace direct_pixel_detail;
@@ -494,30 +517,8 @@ STARLENS_HOST_DEVICE STARLENS_DIRECT_INLINE double direct_tensor_integral(
       (reach_x * (2.0 * fabs(cx) + reach_x) + reach_y * (2.0 * fabs(cy) + reach_y)) * inverse;
   int terms = 1;
   while (terms <= kMaxSeriesTerms && !(eps_bound <= rule.series_reach[terms])) ++terms;
-  double sum = 0.0;
-  switch (order) {
-    case 2:
-      sum = tensor_sum<2>(rule, terms, nodes, weights, half_x, half_y, cx, cy, inverse);
-      break;
-    case 3:
-      sum = tensor_sum<3>(rule, terms, nodes, weights, half_x, half_y, cx, cy, inverse);
-      break;
-    case 4:
-      sum = tensor_sum<4>(rule, terms, nodes, weights, half_x, half_y, cx, cy, inverse);
-      break;
-    case 5:
-      sum = tensor_sum<5>(rule, terms, nodes, weights, half_x, half_y, cx, cy, inverse);
-      break;
-    case 6:
-      sum = tensor_sum<6>(rule, terms, nodes, weights, half_x, half_y, cx, cy, inverse);
-      break;
-    case 7:
-      sum = tensor_sum<7>(rule, terms, nodes, weights, half_x, half_y, cx, cy, inverse);
-      break;
-    default:
-      sum = tensor_sum<8>(rule, terms, nodes, weights, half_x, half_y, cx, cy, inverse);
-      break;
-  }
+  const double sum = tensor_sum_of_order<MaxOrder>(rule, order, terms, nodes, weights, half_x,
+                                                   half_y, cx, cy, inverse);
   // The centre's density, (beta - 1) / (pi alpha^2) (1 + r^2 / alpha^2)^-beta.
   const double centre = rule.peak * pow(centre_sq / rule.alpha_sq, -rule.beta);
   return centre * half_x * half_y * sum;
@@ -580,11 +581,18 @@ STARLENS_HOST_DEVICE inline double direct_subdivided_integral(const DirectPixelR
 // disc of radius `clip` (clip <= 0: none), as moffat_rectangle_integral: the tensor rule where
 // direct_pixel_order gives an order, the cut-pixel rule where direct_cut_order does, the
 // sub-squares where direct_subdivision does, and moffat_rectangle_integral for the rest.
-STARLENS_HOST_DEVICE STARLENS_DIRECT_INLINE double direct_pixel_integral(
+// The tensor rule's highest orders (pixels within a few alpha of the centre).
+constexpr int kDirectCommonOrders = 5;
+
+STARLENS_HOST_DEVICE STARLENS_DIRECT_RARE double direct_near_tensor_integral(
+    const DirectPixelRule& rule, int order, double x0, double x1, double y0, double y1) {
+  return direct_tensor_integral(rule, order, x0, x1, y0, y1);
+}
+
+// Every path but the tensor rule's common orders.
+STARLENS_HOST_DEVICE STARLENS_DIRECT_RARE double direct_rare_pixel_integral(
     const Moffat& psf, const DirectPixelRule& rule, double x0, double x1, double y0, double y1,
     double clip) {
-  const int order = direct_pixel_order(rule, x0, x1, y0, y1, clip);
-  if (order > 0) return direct_tensor_integral(rule, order, x0, x1, y0, y1);
   if (direct_pixel_cut(x0, x1, y0, y1, clip)) {
     const int cut_order = direct_cut_order(rule, x0, x1, y0, y1, clip);
     if (cut_order > 0) return direct_cut_pixel_integral(rule, cut_order, x0, x1, y0, y1, clip);
@@ -593,6 +601,15 @@ STARLENS_HOST_DEVICE STARLENS_DIRECT_INLINE double direct_pixel_integral(
     if (k > 0) return direct_subdivided_integral(rule, k, x0, x1, y0, y1);
   }
   return moffat_rectangle_integral(psf, x0, x1, y0, y1, clip);
+}
+
+STARLENS_HOST_DEVICE STARLENS_DIRECT_INLINE double direct_pixel_integral(
+    const Moffat& psf, const DirectPixelRule& rule, double x0, double x1, double y0, double y1,
+    double clip) {
+  const int order = direct_pixel_order(rule, x0, x1, y0, y1, clip);
+  if (order > kDirectCommonOrders) return direct_near_tensor_integral(rule, order, x0, x1, y0, y1);
+  if (order > 0) return direct_tensor_integral<kDirectCommonOrders>(rule, order, x0, x1, y0, y1);
+  return direct_rare_pixel_integral(psf, rule, x0, x1, y0, y1, clip);
 }
 
 }  // namespace starlens

@@ -1,11 +1,12 @@
-// CPU backend: OpenMP over bands of frame rows. Each band adds its cached events in stream
-// order, then its direct events in stream order, so the frame is bit-identical whatever the
-// thread count (the GPU's reference).
+// CPU backend: OpenMP over bands of frame rows. Each band adds its events in stream order
+// (the cached events of each batch, the direct events of each direct batch), so the frame is
+// bit-identical whatever the thread count (the GPU's reference).
 #include <omp.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <numbers>
 #include <vector>
 
 #include "backend.h"
@@ -23,9 +24,16 @@ constexpr std::uint32_t kWideBandRows = 16;
 constexpr std::uint32_t kNarrowBandRows = 8;
 constexpr std::uint32_t kBandsPerThread = 8;
 // Events gathered before one parallel pass: enough work per band, bounded memory (14 MB).
-// The batch boundaries are part of the frame's bits (each batch adds its cached events, then
-// its direct ones), so this must not change.
+// The batch boundaries are part of the frame's bits (each batch adds its cached events), so
+// this must not change.
 constexpr std::size_t kBatchEvents = 1 << 18;
+// Direct events are few (~0.1%) but large (up to 256 px in radius): they are gathered over
+// batches until their pixels (pi support^2 summed) reach kDirectBatchPixels, or kBatchEvents of
+// them, so that one pass has enough work for every thread, and added in bands of
+// kDirectBandRows rows, fine enough that the busiest band is a small part of the pass. Both
+// are part of the frame's bits, as kBatchEvents is.
+constexpr double kDirectBatchPixels = double(1 << 26);
+constexpr std::uint32_t kDirectBandRows = 2;
 // A band's events lie scattered over the batch, each one a cache miss unless fetched this many
 // events ahead.
 constexpr std::size_t kPrefetchAhead = 8;
@@ -45,7 +53,7 @@ class CpuBackend final : public SplatBackend {
     band_rows_ = header.height / kWideBandRows >= kBandsPerThread * threads ? kWideBandRows
                                                                             : kNarrowBandRows;
     band_count_ = (header.height + band_rows_ - 1) / band_rows_;
-    band_order_.resize(band_count_);
+    direct_band_count_ = (header.height + kDirectBandRows - 1) / kDirectBandRows;
     batch_.reserve(kBatchEvents);
   }
 
@@ -60,6 +68,7 @@ class CpuBackend final : public SplatBackend {
 
   void finish(Frame& frame) override {
     flush_batch();
+    flush_direct();
     frame = std::move(frame_);
   }
 
@@ -96,14 +105,18 @@ class CpuBackend final : public SplatBackend {
     return settings_.all_direct || event.support > header_.psf.cache_radius;
   }
 
-  // Bins the batch's events of one evaluator (direct or cached) by row band: a counting sort
-  // on all threads, each over its own contiguous slice, so that every band keeps stream order.
-  void bin_by_band(bool direct) {
-    const std::size_t count = batch_.size();
-    const std::size_t bands = band_count_;
+  // Bins `events` (only the cached ones where `cached_only`) by row band (of `rows` rows,
+  // `bands` of them): a counting sort on all threads, each over its own contiguous slice, so
+  // that every band keeps stream order; also each band's work, the pixels of its events' rows
+  // (band_work_).
+  void bin_by_band(const std::vector<StarEvent>& events, bool cached_only, std::uint32_t rows,
+                   std::uint32_t bands) {
+    const std::size_t count = events.size();
     const std::size_t max_threads = std::size_t(std::max(1, omp_get_max_threads()));
     slice_counts_.assign(max_threads * bands, 0);
+    slice_work_.assign(max_threads * bands, 0.0);
     band_offsets_.assign(bands + 1, 0);
+    band_work_.assign(bands, 0.0);
 #pragma omp parallel
     {
       const std::size_t thread = std::size_t(omp_get_thread_num());
@@ -111,16 +124,21 @@ class CpuBackend final : public SplatBackend {
       const std::size_t begin = count * thread / threads;
       const std::size_t end = count * (thread + 1) / threads;
       std::size_t* slots = slice_counts_.data() + thread * bands;
+      double* work = slice_work_.data() + thread * bands;
       const auto for_each_band = [&](auto&& visit) {
         for (std::size_t index = begin; index < end; ++index) {
-          const StarEvent& event = batch_[index];
+          const StarEvent& event = events[index];
           std::uint32_t first = 0, last = 0;
-          if (evaluated_directly(event) != direct || !event_rows(event, first, last)) continue;
-          for (std::uint32_t band = first / band_rows_; band <= last / band_rows_; ++band)
-            visit(band, index);
+          if ((cached_only && evaluated_directly(event)) || !event_rows(event, first, last))
+            continue;
+          for (std::uint32_t band = first / rows; band <= last / rows; ++band)
+            visit(band, index, event);
         }
       };
-      for_each_band([&](std::uint32_t band, std::size_t) { ++slots[band]; });
+      for_each_band([&](std::uint32_t band, std::size_t, const StarEvent& event) {
+        ++slots[band];
+        work[band] += 2 * double(event.support) + 1;  // a row's pixels, at most
+      });
 #pragma omp barrier
 #pragma omp single
       {
@@ -132,27 +150,30 @@ class CpuBackend final : public SplatBackend {
             const std::size_t in_slice = slice_counts_[slice * bands + band];
             slice_counts_[slice * bands + band] = position;
             position += in_slice;
+            band_work_[band] += slice_work_[slice * bands + band];
           }
         }
         band_offsets_[bands] = position;
         band_events_.resize(position);
       }
-      for_each_band([&](std::uint32_t band, std::size_t index) {
+      for_each_band([&](std::uint32_t band, std::size_t index, const StarEvent&) {
         band_events_[slots[band]++] = static_cast<std::uint32_t>(index);
       });
     }
   }
 
-  // Adds each band's events to its rows, bands in parallel; returns the contributions and
-  // adds the threads' CPU time in the pass (not their wait at its end) to `cpu_seconds`.
-  // Bands are handed out busiest first, so that the last ones taken are short (the order of
-  // the bands changes no bit: each pixel belongs to one band, whose events keep stream order).
+  // Adds each band's events (binned by bin_by_band) to its rows, bands in parallel; returns
+  // the contributions and adds the threads' CPU time in the pass (not their wait at its end)
+  // to `cpu_seconds`. Bands are handed out busiest first (by their pixels), so that the last
+  // ones taken are short (the order of the bands changes no bit: each pixel belongs to one
+  // band, whose events keep stream order).
   template <class Evaluate>
-  std::uint64_t accumulate_bands(double& cpu_seconds, Evaluate evaluate) {
-    const std::vector<StarEvent>& events = batch_;
-    for (std::uint32_t band = 0; band < band_count_; ++band) band_order_[band] = band;
+  std::uint64_t accumulate_bands(const std::vector<StarEvent>& events, std::uint32_t rows,
+                                 std::uint32_t bands, double& cpu_seconds, Evaluate evaluate) {
+    band_order_.resize(bands);
+    for (std::uint32_t band = 0; band < bands; ++band) band_order_[band] = band;
     std::stable_sort(band_order_.begin(), band_order_.end(), [&](std::uint32_t a, std::uint32_t b) {
-      return band_offsets_[a + 1] - band_offsets_[a] > band_offsets_[b + 1] - band_offsets_[b];
+      return band_work_[a] > band_work_[b];
     });
     const std::size_t row_doubles = 3 * std::size_t(header_.width);
     std::uint64_t added = 0;
@@ -161,10 +182,10 @@ class CpuBackend final : public SplatBackend {
     {
       const double start = thread_cpu_seconds();
 #pragma omp for schedule(dynamic, 1) nowait
-      for (std::uint32_t slot = 0; slot < band_count_; ++slot) {
+      for (std::uint32_t slot = 0; slot < bands; ++slot) {
         const std::uint32_t band = band_order_[slot];
-        const std::uint32_t row_begin = band * band_rows_;
-        const std::uint32_t row_end = std::min(header_.height, row_begin + band_rows_);
+        const std::uint32_t row_begin = band * rows;
+        const std::uint32_t row_end = std::min(header_.height, row_begin + rows);
         const std::size_t end = band_offsets_[band + 1];
         if (band_offsets_[band] == end) continue;
         // The band's rows, fetched in one sweep before its events land on them in random
@@ -189,43 +210,77 @@ class CpuBackend final : public SplatBackend {
     return added;
   }
 
-  // Cached events first, then direct ones: two passes so that each evaluator's time and
-  // contributions are measured on their own (the cache figure is the one that scales).
+  // The batch's cached events, in one pass; its direct events move to the direct batch,
+  // added when that holds enough work (flush_direct). Separate passes, so that each
+  // evaluator's time and contributions are measured on their own (the cache figure is the one
+  // that scales).
   void flush_batch() {
     if (batch_.empty()) return;
-    std::uint64_t direct_count = 0;
-    const double cache_radius = header_.psf.cache_radius;
     const std::size_t count = batch_.size();
-#pragma omp parallel for schedule(static) reduction(+ : direct_count)
-    for (std::size_t index = 0; index < count; ++index)
-      direct_count += batch_[index].support > cache_radius;  // stream_event_class
+    const std::size_t max_threads = std::size_t(std::max(1, omp_get_max_threads()));
+    slice_direct_.resize(max_threads);
+    std::uint64_t direct_count = 0;
+#pragma omp parallel reduction(+ : direct_count)
+    {
+      const std::size_t thread = std::size_t(omp_get_thread_num());
+      const std::size_t threads = std::size_t(omp_get_num_threads());
+      std::vector<std::uint32_t>& mine = slice_direct_[thread];
+      mine.clear();
+      for (std::size_t index = count * thread / threads; index < count * (thread + 1) / threads;
+           ++index) {
+        const StarEvent& event = batch_[index];
+        direct_count += event.support > header_.psf.cache_radius;  // stream_event_class
+        if (evaluated_directly(event)) mine.push_back(static_cast<std::uint32_t>(index));
+      }
+      if (thread == 0)
+        for (std::size_t other = threads; other < max_threads; ++other)
+          slice_direct_[other].clear();
+    }
     counts_.by_class[static_cast<int>(EventClass::direct)] += direct_count;
     counts_.by_class[static_cast<int>(EventClass::cache)] += count - direct_count;
+    for (const std::vector<std::uint32_t>& slice : slice_direct_) {
+      for (const std::uint32_t index : slice) {
+        const StarEvent& event = batch_[index];
+        direct_.push_back(event);
+        direct_pixels_ += std::numbers::pi * double(event.support) * double(event.support);
+      }
+    }
     double* rgb = frame_.rgb.data();
     const std::uint32_t width = header_.width, height = header_.height;
     {
       ScopedPhase phase(times_, "binning");
-      bin_by_band(false);
+      bin_by_band(batch_, true, band_rows_, band_count_);
     }
     if (!band_events_.empty()) {
       ScopedPhase phase(times_, "accumulate_cache");
       contributions_cache_ += accumulate_bands(
-          cpu_cache_seconds_, [&](const StarEvent& event, std::uint32_t begin, std::uint32_t end) {
+          batch_, band_rows_, band_count_, cpu_cache_seconds_,
+          [&](const StarEvent& event, std::uint32_t begin, std::uint32_t end) {
             return accumulate_cached(event, *cache_, rgb, width, height, begin, end);
           });
     }
+    batch_.clear();
+    if (direct_pixels_ >= kDirectBatchPixels || direct_.size() >= kBatchEvents) flush_direct();
+  }
+
+  void flush_direct() {
+    if (direct_.empty()) return;
+    double* rgb = frame_.rgb.data();
+    const std::uint32_t width = header_.width, height = header_.height;
     {
       ScopedPhase phase(times_, "binning");
-      bin_by_band(true);
+      bin_by_band(direct_, false, kDirectBandRows, direct_band_count_);
     }
     if (!band_events_.empty()) {
       ScopedPhase phase(times_, "accumulate_direct");
-      contributions_direct_ += accumulate_bands(
-          cpu_direct_seconds_, [&](const StarEvent& event, std::uint32_t begin, std::uint32_t end) {
-            return accumulate_direct(event, psf_, rgb, width, height, begin, end);
-          });
+      contributions_direct_ +=
+          accumulate_bands(direct_, kDirectBandRows, direct_band_count_, cpu_direct_seconds_,
+                           [&](const StarEvent& event, std::uint32_t begin, std::uint32_t end) {
+                             return accumulate_direct(event, psf_, rgb, width, height, begin, end);
+                           });
     }
-    batch_.clear();
+    direct_.clear();
+    direct_pixels_ = 0;
   }
 
   SplatSettings settings_;
@@ -235,9 +290,15 @@ class CpuBackend final : public SplatBackend {
   Frame frame_;
   std::uint32_t band_rows_ = kNarrowBandRows;
   std::uint32_t band_count_ = 0;
-  std::vector<std::uint32_t> band_order_;  // bands by decreasing event count
+  std::uint32_t direct_band_count_ = 0;
+  std::vector<std::uint32_t> band_order_;  // bands by decreasing work
   std::vector<StarEvent> batch_;
+  std::vector<std::vector<std::uint32_t>> slice_direct_;  // per thread: its slice's direct events
+  std::vector<StarEvent> direct_;          // direct events not yet added, in stream order
+  double direct_pixels_ = 0;               // their pixels, pi support^2 summed
   std::vector<std::size_t> slice_counts_;  // per thread and band: its count, then its cursor
+  std::vector<double> slice_work_;         // per thread and band: its pixels
+  std::vector<double> band_work_;
   std::vector<std::size_t> band_offsets_;
   std::vector<std::uint32_t> band_events_;
   EventClassCounts counts_;

@@ -25,6 +25,11 @@ __global__ void __launch_bounds__(kBlock, kDirectBlocksPerMultiprocessor)
     direct_splat_kernel(const PreparedEvent* events, const std::uint32_t* indices,
                         std::uint32_t count, SplatConstants constants, DirectPixelRule rule,
                         double* frame, unsigned long long* contributions) {
+  // The rule in shared memory: its tables are indexed by each pixel's order and series length,
+  // and a kernel parameter indexed at run time is copied to local memory per thread.
+  __shared__ DirectPixelRule shared_rule;
+  if (threadIdx.x == 0) shared_rule = rule;
+  __syncthreads();
   unsigned long long added = 0;
   for (std::uint32_t d = blockIdx.y; d < count; d += gridDim.y) {
     const PreparedEvent& e = events[indices[d]];
@@ -41,7 +46,7 @@ __global__ void __launch_bounds__(kBlock, kDirectBlocksPerMultiprocessor)
           std::int32_t(e.box.j0 + patch / patch_columns * kPatchHeight + lane / kPatchWidth);
       double weight = 0;
       if (i > e.box.i1 || j > e.box.j1 ||
-          !direct_pixel_weight(e, i, j, constants.psf, rule, weight))
+          !direct_pixel_weight(e, i, j, constants.psf, shared_rule, weight))
         continue;
       double* pixel = frame + 3 * (std::size_t(j) * constants.width + i);
       atomicAdd(pixel + 0, e.flux_r * weight);
