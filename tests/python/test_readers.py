@@ -290,21 +290,27 @@ class Events(unittest.TestCase):
 class Frame(unittest.TestCase):
     def test_exact_values_agree_with_a_second_decoder(self):
         frame = starlens.read_frame(path("frame.exr"))
-        planes, header = exr_scanlines.read_channels(path("frame.exr"))
+        viewer, header = exr_scanlines.read_channels(path("frame.exr"), "rgba")
+        words, _ = exr_scanlines.read_channels(path("frame.exr"), "exact")
         self.assertTrue(frame.exact)
         self.assertEqual((frame.width, frame.height), (WIDTH, HEIGHT))
         self.assertEqual(frame.rgb.dtype, np.float64)
         for index, colour in enumerate("RGB"):
-            bits = (planes[colour + ".f64hi"].astype(np.uint64) << np.uint64(32)) | \
-                planes[colour + ".f64lo"]
+            bits = (words["f64hi." + colour].astype(np.uint64) << np.uint64(32)) | \
+                words["f64lo." + colour]
             np.testing.assert_array_equal(frame.rgb[:, :, index].view(np.uint64), bits)
-            np.testing.assert_array_equal(frame.rgb_float[:, :, index], planes[colour])
-        self.assertTrue(np.count_nonzero(planes["G.f64lo"]) > WIDTH * HEIGHT // 2)
+            np.testing.assert_array_equal(frame.rgb_float[:, :, index], viewer[colour])
+        self.assertEqual(sorted(viewer), ["B", "G", "R"])
+        self.assertTrue(np.count_nonzero(words["f64lo.G"]) > WIDTH * HEIGHT // 2)
         self.assertTrue(np.shares_memory(frame.g, frame.rgb))
-        # The viewer's channels are the exact values rounded to float (docs/formats/frame.md).
-        np.testing.assert_array_equal(frame.rgb.astype(np.float32), frame.rgb_float)
+        # The viewer's channels are the exact values over the exposure, rounded to float
+        # (docs/formats/frame.md); the exposure is the manifest's.
+        exposure = manifest("frame.exr")["parameters"]["exposure"]
+        self.assertEqual(frame.exposure, exposure)
+        self.assertEqual(struct.unpack("<d", header["starlensExposure"][1])[0], exposure)
+        np.testing.assert_array_equal((frame.rgb / exposure).astype(np.float32), frame.rgb_float)
         self.assertEqual(frame.run_digest, manifest("frame.exr")["run_digest"])
-        self.assertEqual(frame.format_version, 1)
+        self.assertEqual(frame.format_version, 2)
         self.assertEqual(header["starlensRunDigest"][1].decode(), frame.run_digest)
 
     def test_truncated_and_foreign_files_name_the_file(self):
