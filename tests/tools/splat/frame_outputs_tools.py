@@ -133,6 +133,34 @@ class Oiiotool(unittest.TestCase):
         self.assertAlmostEqual(maximum * exposure, brightest, delta=1e-5 * brightest)
 
 
+class BadInput(unittest.TestCase):
+    """--lensmap, --fits and --frame-number: exit 2, one line naming the file or flag, nothing
+    written."""
+
+    def refused(self, message, *args):
+        result = subprocess.run([SPLAT, "-i", path("pinhole.sle"), "-o", path("bad.exr"),
+                                 "--quiet"] + [str(a) for a in args],
+                                capture_output=True, text=True)
+        self.assertEqual(result.returncode, 2, result.stderr)
+        lines = result.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, result.stderr)
+        self.assertIn(message, lines[0])
+        left = [name for name in os.listdir(work) if name.startswith("bad")]
+        self.assertEqual(left, [])
+
+    def test_each_bad_input_is_refused(self):
+        self.refused("--fits: the WCS needs the camera: give the lens map (--lensmap)",
+                     "--fits", path("bad.fits"))
+        self.refused(f"{path('missing.h5')}: no such file", "--lensmap", path("missing.h5"))
+        self.refused(f"{path('catalog.h5')}: ", "--lensmap", path("catalog.h5"))
+        self.refused("--frame-number", "--frame-number", -1)
+        run(TRACE, "--spacetime", "minkowski", "--width", 60, "--height", 40, "--fov", 10,
+            "-o", path("small.h5"), "--quiet")
+        self.refused(f"{path('bad.exr')}: camera: lens map of 60 x 40 px for a frame of "
+                     f"240 x 180", "--lensmap", path("small.h5"), "--fits", path("bad.fits"),
+                     "--png", path("bad.png"))
+
+
 class AstropyWcs(unittest.TestCase):
     def check_stars(self, name, code):
         with fits.open(path(name + ".fits")) as hdus:
