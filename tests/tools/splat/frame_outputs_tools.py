@@ -133,6 +133,16 @@ class Oiiotool(unittest.TestCase):
         self.assertAlmostEqual(maximum * exposure, brightest, delta=1e-5 * brightest)
 
 
+class Replay(unittest.TestCase):
+    def test_a_replay_gives_the_same_exr_fits_and_png_bytes(self):
+        report = run(SPLAT, "--from-manifest", path("pinhole.exr.manifest.json"), "--quiet")
+        for name in ("pinhole.replay.exr", "pinhole.replay.fits", "pinhole.replay.png"):
+            self.assertTrue(os.path.exists(path(name)), name)
+        with open(path("pinhole.fits"), "rb") as a, open(path("pinhole.replay.fits"), "rb") as b:
+            self.assertEqual(a.read(), b.read())
+        self.assertNotIn('"match": false', report)
+
+
 class BadInput(unittest.TestCase):
     """--lensmap, --fits and --frame-number: exit 2, one line naming the file or flag, nothing
     written."""
