@@ -3,8 +3,10 @@
 #include <ImfChannelList.h>
 #include <ImfFrameBuffer.h>
 #include <ImfHeader.h>
-#include <ImfInputFile.h>
+#include <ImfInputPart.h>
 #include <ImfIntAttribute.h>
+#include <ImfMultiPartInputFile.h>
+#include <ImfPartType.h>
 #include <ImfStringAttribute.h>
 #include <ImfTestFile.h>
 
@@ -18,6 +20,7 @@
 #include "core/utf8.h"
 #include "frame/exr_chunking.h"
 #include "frame/exr_layout.h"
+#include "frame/exr_metadata.h"
 #include "frame/frame_io.h"
 
 namespace starlens {
@@ -50,10 +53,12 @@ const Imf::Channel* find_channel(const Imf::Header& header, const std::string& p
   return channel;
 }
 
-bool has_exact_channels(const Imf::Header& header, const std::string& path) {
+bool has_exact_channels(const Imf::Header& header, const std::string& path,
+                        const std::array<const char*, 3>& high_words,
+                        const std::array<const char*, 3>& low_words) {
   int present = 0;
   for (std::size_t c = 0; c < 3; ++c) {
-    for (const char* name : {exr_layout::kHighWordChannels[c], exr_layout::kLowWordChannels[c]}) {
+    for (const char* name : {high_words[c], low_words[c]}) {
       const Imf::Channel* channel = find_channel(header, path, name);
       if (!channel) continue;
       if (channel->type != Imf::UINT)
@@ -94,13 +99,14 @@ void require_openable_exr(const std::string& path) {
 ExrFrameReader::ExrFrameReader(const std::filesystem::path& path) : path_(path.string()) {
   require_openable_exr(path_);
   try {
-    file_ = std::make_unique<Imf::InputFile>(path_.c_str());
+    file_ = std::make_unique<Imf::MultiPartInputFile>(path_.c_str());
+    viewer_part_ = std::make_unique<Imf::InputPart>(*file_, 0);
   } catch (const std::bad_alloc&) {
     throw;
   } catch (const std::exception& e) {
     throw_input_error(path_, "header", std::string("unreadable OpenEXR file: ") + e.what());
   }
-  const Imf::Header& header = file_->header();
+  const Imf::Header& header = file_->header(0);
   const Imath::Box2i& data_window = header.dataWindow();
   if (data_window != header.displayWindow())
     throw_input_error(path_, "dataWindow",
@@ -115,9 +121,6 @@ ExrFrameReader::ExrFrameReader(const std::filesystem::path& path) : path_(path.s
   height_ = std::uint32_t(height);
   first_x_ = data_window.min.x;
   first_y_ = data_window.min.y;
-
-  exact_ = has_exact_channels(header, path_);
-  if (!exact_) require_viewer_channels(header, path_);
 
   if (header.find(exr_layout::kFormatVersionAttribute) != header.end()) {
     const auto* version =
@@ -138,6 +141,57 @@ ExrFrameReader::ExrFrameReader(const std::filesystem::path& path) : path_(path.s
     // It is copied into reports and manifests (JSON, whose strings are UTF-8).
     require_utf8(run_digest_, path_, exr_layout::kRunDigestAttribute);
   }
+  metadata_ = read_frame_metadata(header, path_);
+  metadata_.run_digest = run_digest_;
+
+  if (format_version_ >= 2) {
+    open_exact_part();
+  } else {
+    exact_ = has_exact_channels(header, path_, exr_layout::kVersion1HighWordChannels,
+                                exr_layout::kVersion1LowWordChannels);
+    if (exact_) {
+      high_word_channels_ = exr_layout::kVersion1HighWordChannels;
+      low_word_channels_ = exr_layout::kVersion1LowWordChannels;
+      exact_part_ = std::make_unique<Imf::InputPart>(*file_, 0);
+    } else {
+      require_viewer_channels(header, path_);
+    }
+  }
+}
+
+// Version 2: the words are in the part named "exact", of the frame's size.
+void ExrFrameReader::open_exact_part() {
+  const std::string field = std::string("part ") + exr_layout::kExactPart;
+  for (int part = 0; part < file_->parts(); ++part) {
+    const Imf::Header& header = file_->header(part);
+    if (!header.hasName() || header.name() != exr_layout::kExactPart) continue;
+    if (!header.hasType() || header.type() != Imf::SCANLINEIMAGE)
+      throw_input_error(path_, field, "is not a scanline image");
+    if (header.dataWindow() != file_->header(0).dataWindow())
+      throw_input_error(path_, field + " dataWindow",
+                        describe_window(header.dataWindow()) + " differs from part 0's " +
+                            describe_window(file_->header(0).dataWindow()));
+    if (!has_exact_channels(header, path_, exr_layout::kHighWordChannels,
+                            exr_layout::kLowWordChannels))
+      throw_input_error(path_, field,
+                        "lacks the six word channels (channels present: " +
+                            channel_names(header.channels()) + ")");
+    high_word_channels_ = exr_layout::kHighWordChannels;
+    low_word_channels_ = exr_layout::kLowWordChannels;
+    try {
+      exact_part_ = std::make_unique<Imf::InputPart>(*file_, part);
+    } catch (const std::bad_alloc&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw_input_error(path_, field, std::string("unreadable: ") + e.what());
+    }
+    exact_ = true;
+    return;
+  }
+  throw_input_error(path_, field,
+                    "missing (format version " + std::to_string(format_version_) +
+                        " keeps the exact values in a part named exact; the file has " +
+                        std::to_string(file_->parts()) + " part(s))");
 }
 
 ExrFrameReader::~ExrFrameReader() = default;
@@ -168,15 +222,15 @@ void ExrFrameReader::read_exact_rows(int first_y, std::uint32_t rows, double* rg
   Imf::FrameBuffer buffer;
   for (std::size_t c = 0; c < 3; ++c) {
     char* value = bytes + c * sizeof(double);
-    buffer.insert(exr_layout::kHighWordChannels[c],
+    buffer.insert(high_word_channels_[c],
                   Imf::Slice::Make(Imf::UINT, value + exr_layout::kHighWordOffset, origin, width_,
                                    rows, 3 * sizeof(double), 3 * sizeof(double) * width_));
-    buffer.insert(exr_layout::kLowWordChannels[c],
+    buffer.insert(low_word_channels_[c],
                   Imf::Slice::Make(Imf::UINT, value + exr_layout::kLowWordOffset, origin, width_,
                                    rows, 3 * sizeof(double), 3 * sizeof(double) * width_));
   }
-  file_->setFrameBuffer(buffer);
-  file_->readPixels(first_y, first_y + int(rows) - 1);
+  exact_part_->setFrameBuffer(buffer);
+  exact_part_->readPixels(first_y, first_y + int(rows) - 1);
 }
 
 // FLOAT or HALF channels, converted by OpenEXR to float, a band at a time, then widened.
@@ -191,10 +245,13 @@ void ExrFrameReader::read_viewer_rows(int first_y, std::uint32_t rows, double* r
       buffer.insert(exr_layout::kColourChannels[c],
                     Imf::Slice::Make(Imf::FLOAT, viewer_band_.data() + c, origin, width_, count,
                                      3 * sizeof(float), 3 * sizeof(float) * width_));
-    file_->setFrameBuffer(buffer);
-    file_->readPixels(origin.y, origin.y + int(count) - 1);
+    viewer_part_->setFrameBuffer(buffer);
+    viewer_part_->readPixels(origin.y, origin.y + int(count) - 1);
+    // The viewer values are the physical ones divided by the exposure.
+    const double exposure = metadata_.exposure;
     double* out = rgb + std::size_t(done) * width_ * 3;
-    for (std::size_t k = 0; k < std::size_t(count) * width_ * 3; ++k) out[k] = viewer_band_[k];
+    for (std::size_t k = 0; k < std::size_t(count) * width_ * 3; ++k)
+      out[k] = exposure * viewer_band_[k];
   }
 }
 
@@ -206,6 +263,7 @@ FrameFile read_frame_exr(const std::filesystem::path& path) {
   result.exact = reader.exact();
   result.run_digest = reader.run_digest();
   result.format_version = reader.format_version();
+  result.metadata = reader.metadata();
   return result;
 }
 

@@ -1,30 +1,41 @@
 #pragma once
-// Frames on disk (docs/design.md section 6): OpenEXR with FLOAT R, G, B for any viewer plus the
-// exact float64 of each channel as two UINT channels (R.f64hi, R.f64lo, ...), ZIP compressed, with
-// header attributes starlensFormatVersion and starlensRunDigest; a tone-mapped sRGB PNG.
+// Frames on disk (docs/formats/frame.md): a two-part OpenEXR file, part "rgba" with FLOAT R, G, B
+// for any viewer (the value divided by the exposure) and part "exact" with the float64 of each
+// channel as two UINT channels, ZIP compressed, with the metadata of frame_metadata.h as header
+// attributes; a tone-mapped sRGB PNG; a FITS cube with a celestial WCS (fits_writer.h).
 #include <filesystem>
 #include <string>
 
 #include "core/output_set.h"
 #include "frame/frame.h"
+#include "frame/frame_metadata.h"
 
 namespace starlens {
 
-constexpr int kFrameFormatVersion = 1;
+constexpr int kFrameFormatVersion = 2;
 
 // Writes atomically (temporary name, renamed on success). Refuses negative or non-finite
-// values (RunFailure: they would be a bug upstream). `run_digest` goes into the header.
+// values (RunFailure: they would be a bug upstream), and an exposure that is not positive and
+// finite or a camera whose size is not the frame's (InputError).
 void write_frame_exr(const Frame& frame, const std::filesystem::path& path, bool force,
-                     const std::string& run_digest);
+                     const FrameMetadata& metadata);
 // The same as an output of `outputs` (added to it if it is not yet), visible at its commit.
 void write_frame_exr(const Frame& frame, OutputSet& outputs, const std::filesystem::path& path,
-                     const std::string& run_digest);
+                     const FrameMetadata& metadata);
+// Only a run digest (exposure 1: the viewer values are the exact ones rounded to float).
+inline void write_frame_exr(const Frame& frame, const std::filesystem::path& path, bool force,
+                            const std::string& run_digest) {
+  FrameMetadata metadata;
+  metadata.run_digest = run_digest;
+  write_frame_exr(frame, path, force, metadata);
+}
 
 struct FrameFile {
   Frame frame;
   bool exact = false;  // true when the float64 channels were present and used
   std::string run_digest;
   int format_version = 0;
+  FrameMetadata metadata;
 };
 // Reads the exact channels when present, the FLOAT (or HALF) R, G, B otherwise. Throws
 // InputError naming the file on a missing, truncated or foreign file.

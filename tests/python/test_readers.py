@@ -18,6 +18,7 @@ import tracemalloc
 import unittest
 
 import numpy as np
+import OpenImageIO as oiio
 
 SOURCE_ROOT = sys.argv[1]
 TOOLS = dict(zip(("catalog", "trace", "produce", "splat", "synth"), sys.argv[2:7]))
@@ -63,7 +64,8 @@ def setUpModule():
          "-o", path("lensmap.h5"), "--threads", 2)
     tool("produce", "--lensmap", path("lensmap.h5"), "--catalog", path("catalog.h5"),
          "-o", path("events.sle"), "--threads", 2)
-    tool("splat", "-i", path("events.sle"), "-o", path("frame.exr"), "--threads", 2)
+    tool("splat", "-i", path("events.sle"), "-o", path("frame.exr"), "--lensmap",
+         path("lensmap.h5"), "--frame-number", 3, "--threads", 2)
     tool("synth", "--count", SYNTH_EVENTS, "--chunk-events", SYNTH_CHUNK, "--width", WIDTH,
          "--height", HEIGHT, "--distribution", "mixed", "-o", path("synth.sle"))
 
@@ -284,28 +286,65 @@ class Events(unittest.TestCase):
 
     def test_a_frame_is_not_a_stream(self):
         self.assert_same_verdict(path("frame.exr"), 'not an event stream (magic 76 2f 31 01 '
-                                 '02 00 00 00, expected "STLNEVT1")')
+                                 '02 10 00 00, expected "STLNEVT1")')
 
 
 class Frame(unittest.TestCase):
     def test_exact_values_agree_with_a_second_decoder(self):
         frame = starlens.read_frame(path("frame.exr"))
-        planes, header = exr_scanlines.read_channels(path("frame.exr"))
+        viewer, header = exr_scanlines.read_channels(path("frame.exr"), "rgba")
+        words, _ = exr_scanlines.read_channels(path("frame.exr"), "exact")
         self.assertTrue(frame.exact)
         self.assertEqual((frame.width, frame.height), (WIDTH, HEIGHT))
         self.assertEqual(frame.rgb.dtype, np.float64)
         for index, colour in enumerate("RGB"):
-            bits = (planes[colour + ".f64hi"].astype(np.uint64) << np.uint64(32)) | \
-                planes[colour + ".f64lo"]
+            bits = (words["f64hi." + colour].astype(np.uint64) << np.uint64(32)) | \
+                words["f64lo." + colour]
             np.testing.assert_array_equal(frame.rgb[:, :, index].view(np.uint64), bits)
-            np.testing.assert_array_equal(frame.rgb_float[:, :, index], planes[colour])
-        self.assertTrue(np.count_nonzero(planes["G.f64lo"]) > WIDTH * HEIGHT // 2)
+            np.testing.assert_array_equal(frame.rgb_float[:, :, index], viewer[colour])
+        self.assertEqual(sorted(viewer), ["B", "G", "R"])
+        self.assertTrue(np.count_nonzero(words["f64lo.G"]) > WIDTH * HEIGHT // 2)
         self.assertTrue(np.shares_memory(frame.g, frame.rgb))
-        # The viewer's channels are the exact values rounded to float (docs/formats/frame.md).
-        np.testing.assert_array_equal(frame.rgb.astype(np.float32), frame.rgb_float)
+        # The viewer's channels are the exact values over the exposure, rounded to float
+        # (docs/formats/frame.md); the exposure is the manifest's.
+        exposure = manifest("frame.exr")["parameters"]["exposure"]
+        self.assertEqual(frame.exposure, exposure)
+        self.assertEqual(struct.unpack("<d", header["starlensExposure"][1])[0], exposure)
+        np.testing.assert_array_equal((frame.rgb / exposure).astype(np.float32), frame.rgb_float)
         self.assertEqual(frame.run_digest, manifest("frame.exr")["run_digest"])
-        self.assertEqual(frame.format_version, 1)
+        self.assertEqual(frame.format_version, 2)
         self.assertEqual(header["starlensRunDigest"][1].decode(), frame.run_digest)
+
+    def test_the_header_carries_the_lens_maps_camera(self):
+        frame = starlens.read_frame(path("frame.exr"))
+        attributes = frame.attributes
+        self.assertEqual(attributes["starlensFrameNumber"], 3)
+        self.assertEqual(attributes["starlensProjection"], "pinhole")
+        self.assertEqual(attributes["starlensFovDeg"], 60.0)
+        self.assertEqual(attributes["starlensSpacetime"], "schwarzschild")
+        self.assertEqual(attributes["starlensRObs"], 30.0)
+        self.assertEqual(attributes["starlensObserver"], "static")
+        self.assertEqual(tuple(attributes["starlensCameraSize"]), (WIDTH, HEIGHT))
+        self.assertEqual(manifest("frame.exr")["parameters"]["lensmap"], path("lensmap.h5"))
+
+    def test_a_version_2_file_without_its_exact_part_is_refused(self):
+        single = path("single.exr")
+        spec = oiio.ImageSpec(4, 3, 3, oiio.FLOAT)
+        spec.attribute("starlensFormatVersion", 2)
+        output = oiio.ImageOutput.create(single)
+        output.open(single, spec)
+        output.write_image(np.ones((3, 4, 3), np.float32))
+        output.close()
+        with self.assertRaisesRegex(starlens.FormatError, "single.exr: part exact: missing"):
+            starlens.read_frame(single)
+        spec.attribute("starlensFormatVersion", 3)
+        output = oiio.ImageOutput.create(single)
+        output.open(single, spec)
+        output.write_image(np.ones((3, 4, 3), np.float32))
+        output.close()
+        with self.assertRaisesRegex(starlens.FormatError, "starlensFormatVersion: version 3 is "
+                                    "not supported \\(this reader knows 1..2\\)"):
+            starlens.read_frame(single)
 
     def test_truncated_and_foreign_files_name_the_file(self):
         size = os.path.getsize(path("frame.exr"))

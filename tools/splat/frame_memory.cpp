@@ -18,8 +18,12 @@ SplatMemory estimate_splat_memory(const StreamHeader& header, const std::string&
                                   bool png) {
   const std::uint64_t pixels = std::uint64_t{header.width} * header.height;
   SplatMemory memory;
-  if (backend != "count") memory.frame = pixels * 3 * sizeof(double);
-  if (png && backend != "count") memory.png = pixels * (3 + sizeof(double));
+  if (backend != "count") {
+    memory.frame = pixels * 3 * sizeof(double);
+    // The EXR's viewer part needs an exposure, automatic unless --exposure is given.
+    memory.exposure = pixels * sizeof(double);
+    if (png) memory.png = pixels * 3;
+  }
   const std::uint64_t window = 2 * std::uint64_t(std::max(0, header.psf.cache_radius)) + 1;
   const std::uint64_t phase_side = std::uint64_t(std::max(1, header.psf.phases)) + 1;
   memory.cache = window * window * phase_side * phase_side * sizeof(double);

@@ -12,11 +12,12 @@
 namespace starlens {
 
 struct SplatMemory {
-  std::uint64_t frame = 0;    // width x height x 3 doubles (the CPU frame, or the GPU's download)
-  std::uint64_t png = 0;      // the PNG's 3 bytes a pixel and the exposure's luminances (8)
-  std::uint64_t cache = 0;    // the phase cache, (2Rc+1)^2 (P+1)^2 doubles
-  std::uint64_t working = 0;  // the reader's blocks and the backend's event batch
-  std::uint64_t total() const { return frame + png + cache + working; }
+  std::uint64_t frame = 0;     // width x height x 3 doubles (the CPU frame, or the GPU's download)
+  std::uint64_t exposure = 0;  // the automatic exposure's luminances, a double a pixel
+  std::uint64_t png = 0;       // the PNG's 3 bytes a pixel
+  std::uint64_t cache = 0;     // the phase cache, (2Rc+1)^2 (P+1)^2 doubles
+  std::uint64_t working = 0;   // the reader's blocks and the backend's event batch
+  std::uint64_t total() const { return frame + exposure + png + cache + working; }
 };
 
 // `backend` is "cpu", "gpu" or "count" (which makes no frame).

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "backend.h"
 #include "core/available_memory.h"
@@ -16,8 +17,10 @@
 #include "core/tool_main.h"
 #include "events/prefetching_reader.h"
 #include "events/stream_layout.h"
+#include "frame/fits_writer.h"
 #include "frame/frame_io.h"
 #include "frame_memory.h"
+#include "lensmap_metadata.h"
 #include "manifest/hash_pool.h"
 #include "manifest/manifest.h"
 #include "manifest/replay.h"
@@ -33,6 +36,9 @@ struct SplatOptions {
   std::string input;
   std::string output;
   std::string png;
+  std::string fits;
+  std::string lensmap;  // the camera and scene of the frame's header and WCS
+  std::optional<std::int64_t> frame_number;
   double exposure = 0;  // 0: automatic
   std::string backend = "cpu";
   int repeat = 1;
@@ -145,11 +151,18 @@ void check_options(const SplatOptions& options) {
     throw_input_error("--repeat", "", "replays need a file, not standard input");
   if (!options.png.empty() && options.backend == "count")
     throw_input_error("--png", "", "the count backend makes no frame");
+  if (!options.fits.empty() && options.backend == "count")
+    throw_input_error("--fits", "", "the count backend makes no frame");
+  if (!options.fits.empty() && options.lensmap.empty())
+    throw_input_error("--fits", "", "the WCS needs the camera: give the lens map (--lensmap)");
   if (!options.output.empty()) {
     check_output_path(options.output, options.common.force);
     check_output_path(manifest_path_for(options.output), options.common.force);
   }
   if (!options.png.empty()) check_output_path(options.png, options.common.force);
+  if (!options.fits.empty()) check_output_path(options.fits, options.common.force);
+  if (!options.lensmap.empty() && !std::filesystem::exists(options.lensmap))
+    throw_input_error(options.lensmap, "", "no such file");
   if (options.input != "-" && !std::filesystem::exists(options.input))
     throw_input_error(options.input, "", "no such file");
 }
@@ -163,9 +176,15 @@ int run(int argc, char** argv) {
   app.add_option("-o,--output", options.output,
                  "Frame (.exr); with --backend count, a JSON report");
   app.add_option("--png", options.png, "Also write a tone-mapped PNG");
+  app.add_option("--fits", options.fits,
+                 "Also write a FITS cube (R, G, B, Y) with the camera's WCS (needs --lensmap)");
+  app.add_option("--lensmap", options.lensmap,
+                 "The lens map of the events: its camera and scene go into the frame's header");
+  app.add_option("--frame-number", options.frame_number, "Frame number of a sequence, recorded")
+      ->check(CLI::Range(std::int64_t(0), std::int64_t(INT32_MAX)));
   app.add_option("--exposure", options.exposure,
-                 "Luminance Y mapped to display white in the PNG (default: automatic, the 99.9th "
-                 "percentile of pixel Y)")
+                 "Luminance Y mapped to display white in the PNG and to 1 in the EXR's viewer "
+                 "part (default: automatic, the 99.9th percentile of pixel Y)")
       ->check(CLI::PositiveNumber);
   app.add_option("--backend", options.backend, "cpu | gpu | count")
       ->check(CLI::IsMember({"cpu", "gpu", "count"}));
@@ -192,8 +211,15 @@ int run(int argc, char** argv) {
     outputs.add_record(manifest_path_for(options.output));
   }
   if (!options.png.empty()) outputs.add(options.png);
+  if (!options.fits.empty()) outputs.add(options.fits);
 
   Manifest manifest(kTool, argc, argv);
+  FrameMetadata metadata;
+  if (!options.lensmap.empty()) {
+    describe_lensmap(options.lensmap, metadata);
+    manifest.add_input(std::filesystem::path(options.lensmap), "lensmap");
+  }
+  metadata.frame_number = options.frame_number;
   std::unique_ptr<PhaseCache> cache;
   std::vector<ReplayResult> replays;
   for (int k = 0; k < options.repeat; ++k) {
@@ -206,6 +232,8 @@ int run(int argc, char** argv) {
   manifest.parameters() = {{"input", options.input},
                            {"output", options.output},
                            {"png", options.png},
+                           {"fits", options.fits},
+                           {"lensmap", options.lensmap},
                            {"backend", options.backend},
                            {"psf_direct", options.settings.all_direct},
                            {"repeat", options.repeat},
@@ -222,7 +250,8 @@ int run(int argc, char** argv) {
     manifest.parameters()["gpu_strategy"] = options.settings.gpu_strategy;
     manifest.parameters()["gpu_device"] = options.settings.gpu_device;
   }
-  for (const char* output_parameter : {"output", "png"})
+  if (options.frame_number) manifest.parameters()["frame_number"] = *options.frame_number;
+  for (const char* output_parameter : {"output", "png", "fits"})
     manifest.exclude_from_digest(output_parameter);
   manifest.set_threads(options.settings.threads);
   manifest.add_input_hashed(options.input, "events", last.bytes, last.tree_sha256);
@@ -242,16 +271,23 @@ int run(int argc, char** argv) {
     }
     write_json_output(outputs, options.output, report);
   } else {
-    double exposure = options.exposure;
-    if (!options.png.empty()) {
-      if (exposure <= 0) exposure = automatic_exposure(last.frame);
-      manifest.parameters()["exposure"] = exposure;
-    }
+    const double exposure =
+        options.exposure > 0 ? options.exposure : automatic_exposure(last.frame);
+    manifest.parameters()["exposure"] = exposure;
+    metadata.exposure = exposure;
+    metadata.run_digest = manifest.run_digest();
     {
       ScopedPhase phase(write_times, "write_exr");
-      write_frame_exr(last.frame, outputs, options.output, manifest.run_digest());
+      write_frame_exr(last.frame, outputs, options.output, metadata);
     }
     manifest.add_output(outputs, options.output, "frame");
+    if (!options.fits.empty()) {
+      {
+        ScopedPhase phase(write_times, "write_fits");
+        write_frame_fits(last.frame, outputs, options.fits, metadata);
+      }
+      manifest.add_output(outputs, options.fits, "fits");
+    }
     if (!options.png.empty()) {
       {
         ScopedPhase phase(write_times, "write_png");

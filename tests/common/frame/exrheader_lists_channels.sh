@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # OpenEXR's own command-line tool (Debian package openexr) lists what the library wrote:
-# the nine channels with their types, ZIP compression and the starlens attributes.
+# two parts, "rgba" with the three FLOAT channels and "exact" with the six UINT words, ZIP
+# compression and the starlens attributes.
 set -euo pipefail
 make_frame=$1
 exrheader=$2
@@ -17,18 +18,30 @@ require() {
     exit 1
   fi
 }
+require "^file format version: 2, flags 0x1000$"
+require "^ part 0:$"
+require "^ part 1:$"
+require '^name \(type string\): "rgba"$'
+require '^name \(type string\): "exact"$'
 for c in R G B; do
   require "^ +$c, 32-bit floating-point"
-  require "^ +$c\\.f64hi, 32-bit unsigned integer"
-  require "^ +$c\\.f64lo, 32-bit unsigned integer"
+  require "^ +f64hi\\.$c, 32-bit unsigned integer"
+  require "^ +f64lo\\.$c, 32-bit unsigned integer"
 done
 require "^compression \(type compression\): zip, multi-scanline blocks$"
-require "^starlensFormatVersion \(type int\): 1$"
+require "^starlensFormatVersion \(type int\): 2$"
 require '^starlensRunDigest \(type string\): "0123abcd"$'
+require "^starlensExposure \(type double\): 1$"
 require "^dataWindow \(type box2i\): \(0 0\) - \(39 29\)$"
-channels=$(grep -Ec "^ +[RGB](\.f64(hi|lo))?, " "$work/header.txt")
+# Part 0 (up to " part 1:") holds only R, G and B.
+part0=$(sed -n '/^ part 0:$/,/^ part 1:$/p' "$work/header.txt")
+if [ "$(grep -Ec '^ +[^ ]+, 32-bit' <<<"$part0")" -ne 3 ] || grep -q f64 <<<"$part0"; then
+  echo "FAIL: part 0 holds other channels than R, G, B"
+  exit 1
+fi
+channels=$(grep -Ec "^ +(f64(hi|lo)\.)?[RGB], " "$work/header.txt")
 if [ "$channels" -ne 9 ]; then
   echo "FAIL: exrheader lists $channels channels, expected 9"
   exit 1
 fi
-echo "exrheader: 9 channels and the starlens attributes listed"
+echo "exrheader: parts rgba (3 channels) and exact (6 words) and the starlens attributes listed"
