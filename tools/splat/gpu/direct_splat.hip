@@ -17,7 +17,7 @@ constexpr std::uint32_t kBlock = 256;  // threads per block
 // multiprocessor: the pixels' arithmetic has long dependency chains and the warps diverge, so
 // more warps hide more latency (the measurements behind the cap: docs/gpu.md, "How it
 // works", direct events).
-constexpr std::uint32_t kDirectBlocksPerMultiprocessor = 6;
+constexpr std::uint32_t kDirectBlocksPerMultiprocessor = 2;
 constexpr std::int32_t kPatchWidth = 8, kPatchHeight = 4;
 static_assert(kPatchWidth * kPatchHeight == 32);
 
