@@ -1,14 +1,22 @@
 #!/usr/bin/env bash
-# Direct-evaluator A/B on the H200 machine: the old splat and the new one at register caps,
-# alternately, on one direct-heavy stream; GPU then CPU. Results to $OUT.
+# bench/gpu_splat/direct_caps.sh: several builds of starlens-splat, alternately, on one
+# direct-heavy stream (mixed events at a low visibility floor, so that direct supports reach
+# --psf-max-radius): each build's direct-kernel time on the GPU, and the CPU backend's for the
+# CPU_BUILDS named; every GPU frame checked against the first CPU frame at the GPU-vs-CPU budget.
+# usage: bench/gpu_splat/direct_caps.sh BUILD OUT_DIR NAME=SPLAT_BINARY...
+#   BUILD: a build folder with starlens-synth-events and starlens-compare
+#   env: EVENTS (8000000), MIN_Y (1e-10), ROUNDS (2), CPU_BUILDS (names, default none),
+#        THREADS (nproc), WORK (/dev/shm/starlens-direct-caps)
 set -uo pipefail
-export LD_LIBRARY_PATH=$PWD/.device/lib
-B=.device/build; V=.device/variants; W=/dev/shm/exp; mkdir -p $W
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-nproc; free -g | head -2
-$B/bench/synth_events/starlens-synth-events --distribution mixed --count 8000000 --psf-min-y 1e-10 \
-  --seed 7 -o $W/mixed.sle --force --quiet || exit 1
-ls -la $W/mixed.sle
+build=$(realpath "$1") out=$(realpath -m "$2")
+shift 2
+here=$(dirname "$(realpath "$0")")
+work=${WORK:-/dev/shm/starlens-direct-caps}
+mkdir -p "$out" "$work"
+results=$out/direct_caps.txt
+: >"$results"
+"$build/bench/synth_events/starlens-synth-events" --distribution mixed --count "${EVENTS:-8000000}" \
+  --psf-min-y "${MIN_Y:-1e-10}" --seed 7 -o "$work/mixed.sle" --force --quiet || exit 1
 row() {  # name backend manifest wall
   python3 - "$@" <<'PY'
 import json, sys
@@ -20,19 +28,36 @@ print(f"{name:6} {backend:4} wall {float(wall):7.2f}  direct {t.get('accumulate_
       f"binning {t.get('binning', 0):6.2f}  contrib_direct {c.get('contributions_direct', 0)}  rss {m['host'].get('peak_rss_bytes', 0)/1e6:.0f} MB")
 PY
 }
-run() {  # name backend extra...
-  local name=$1 backend=$2; shift 2
-  local s=$(date +%s.%N)
-  $V/splat-$name -i $W/mixed.sle -o $W/$name-$backend.exr --backend $backend --force --quiet "$@" || { echo "FAILED $name $backend"; return; }
-  local e=$(date +%s.%N)
-  row $name $backend $W/$name-$backend.exr.manifest.json $(python3 -c "print($e-$s)") | tee -a $OUT/exp.txt
+run() {  # name binary backend extra...
+  local name=$1 binary=$2 backend=$3
+  shift 3
+  local start end
+  start=$(date +%s.%N)
+  "$binary" -i "$work/mixed.sle" -o "$work/$name-$backend.exr" --backend "$backend" --force --quiet "$@" ||
+    { echo "FAILED $name $backend" | tee -a "$results"; return; }
+  end=$(date +%s.%N)
+  row "$name" "$backend" "$work/$name-$backend.exr.manifest.json" "$(python3 -c "print($end - $start)")" |
+    tee -a "$results"
 }
-for round in 1 2; do for v in old c6 c4 c3 c2; do run $v gpu; done; done
-for round in 1 2; do for v in old c6; do run $v cpu --threads 16; done; done
-cp tests/tools/splat/gpu/gpu_vs_cpu_budget.json $W/budget.json
-for v in c6 c4 c3 c2; do
-  $B/tools/compare/starlens-compare $W/$v-gpu.exr $W/c6-cpu.exr --budget $W/budget.json > $W/cmp-$v.txt 2>&1; echo "compare $v-gpu vs c6-cpu: exit $? $(tail -c 300 $W/cmp-$v.txt | tr '\n' ' ')" | tee -a $OUT/exp.txt
+for round in $(seq "${ROUNDS:-2}"); do
+  for build_arg in "$@"; do run "${build_arg%%=*}" "${build_arg#*=}" gpu; done
 done
-$B/tools/compare/starlens-compare $W/old-cpu.exr $W/c6-cpu.exr --budget $W/budget.json > $W/cmp-cpu.txt 2>&1; echo "compare old-cpu vs c6-cpu: exit $? $(tail -c 300 $W/cmp-cpu.txt | tr '\n' ' ')" | tee -a $OUT/exp.txt
-cp $W/*.manifest.json $OUT/ 2>/dev/null | head -0
-ls $OUT | head
+reference=""
+for round in $(seq "${ROUNDS:-2}"); do
+  for build_arg in "$@"; do
+    name=${build_arg%%=*}
+    [[ " ${CPU_BUILDS:-} " == *" $name "* ]] || continue
+    run "$name" "${build_arg#*=}" cpu --threads "${THREADS:-$(nproc)}"
+    reference=${reference:-$work/$name-cpu.exr}
+  done
+done
+if [ -n "$reference" ]; then
+  for build_arg in "$@"; do
+    name=${build_arg%%=*}
+    "$build/tools/compare/starlens-compare" "$work/$name-gpu.exr" "$reference" \
+      --budget "$here/../../tests/tools/splat/gpu/gpu_vs_cpu_budget.json" >"$work/compare-$name.txt" 2>&1
+    echo "compare $name-gpu vs $(basename "$reference"): exit $? $(tail -c 300 "$work/compare-$name.txt" | tr '\n' ' ')" |
+      tee -a "$results"
+  done
+fi
+rm -f "$work/mixed.sle"

@@ -13,9 +13,9 @@ constexpr std::uint32_t kBlock = 256;  // threads per block
 // Blocks (x: kBlock pixels of the box, y: the event) for the direct events. A warp takes a
 // patch of 8 x 4 pixels rather than 32 of a row: which path a pixel takes (tensor rule and its
 // order, or the exact quadrature) depends on where it lies around the event, so nearer pixels
-// make a warp diverge less. Registers are capped so that several blocks share a
-// multiprocessor: the pixels' arithmetic has long dependency chains and the warps diverge, so
-// more warps hide more latency (the measurements behind the cap: docs/gpu.md, "How it
+// make a warp diverge less. Two blocks a multiprocessor (128 registers) measured fastest: the
+// common tensor orders then run without spills, while the paths few pixels take are calls
+// (direct_pixel.h); caps of 3, 4 and 6 blocks spill more and ran slower (docs/gpu.md, "How it
 // works", direct events).
 constexpr std::uint32_t kDirectBlocksPerMultiprocessor = 2;
 constexpr std::int32_t kPatchWidth = 8, kPatchHeight = 4;
