@@ -20,6 +20,7 @@
 #include "core/output_set.h"
 #include "frame/exr_chunking.h"
 #include "frame/exr_layout.h"
+#include "frame/exr_failure.h"
 #include "frame/exr_metadata.h"
 #include "frame/frame_checks.h"
 #include "frame/frame_io.h"
@@ -164,11 +165,7 @@ void write_frame_exr(const Frame& frame, OutputSet& outputs, const std::filesyst
   } catch (const std::bad_alloc&) {
     throw;
   } catch (const std::exception& e) {
-    // OpenEXR's message names the temporary; the final name is the one the user gave.
-    std::string reason = e.what();
-    for (std::size_t at; (at = reason.find(temp.string())) != std::string::npos;)
-      reason.replace(at, temp.string().size(), name);
-    throw_run_failure(name, "cannot write EXR: " + reason);
+    throw_exr_write_failure(e, temp.string(), name);
   }
 }
 

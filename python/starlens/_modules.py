@@ -7,6 +7,7 @@ DEBIAN_PACKAGES = {
     "astropy": "python3-astropy",
     "OpenImageIO": "python3-openimageio",
     "xxhash": "python3-xxhash",
+    "matplotlib": "python3-matplotlib",
 }
 
 
@@ -15,6 +16,7 @@ def require(name):
         return importlib.import_module(name)
     except ImportError as error:
         raise ImportError(
-            f"starlens needs the module {name} (Debian package {DEBIAN_PACKAGES[name]}; "
+            f"starlens needs the module {name} (Debian package "
+            f"{DEBIAN_PACKAGES[name.split('.')[0]]}; "
             f"`make deps` installs it for /usr/bin/python3): {error}"
         ) from error

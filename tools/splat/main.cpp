@@ -20,7 +20,7 @@
 #include "frame/fits_writer.h"
 #include "frame/frame_io.h"
 #include "frame_memory.h"
-#include "lensmap_metadata.h"
+#include "lensmap/lensmap_metadata.h"
 #include "manifest/hash_pool.h"
 #include "manifest/manifest.h"
 #include "manifest/replay.h"

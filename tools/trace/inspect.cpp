@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <limits>
 #include <map>
@@ -10,12 +11,37 @@
 #include "core/atomic_output.h"
 #include "core/errors.h"
 #include "frame/frame_io.h"
+#include "frame/raster_io.h"
 #include "inspect_picture.h"
+#include "lensmap/lensmap_metadata.h"
+#include "lensmap_raster.h"
 
 namespace starlens {
 namespace {
 
 constexpr std::uint64_t kRowsPerRead = 1 << 16;
+
+enum class RasterFormat { none, exr, fits };
+
+// The raster's format from its extension; InputError naming the flag for another one, for a
+// raster without quantities or quantities without a raster.
+RasterFormat raster_format(const InspectOptions& options) {
+  if (options.raster.empty()) {
+    if (!options.quantity.empty()) throw_input_error("(arguments)", "--quantity", "needs --raster");
+    return RasterFormat::none;
+  }
+  if (options.quantity.empty()) throw_input_error("(arguments)", "--raster", "needs --quantity");
+  const std::string extension = std::filesystem::path(options.raster).extension().string();
+  if (extension == ".exr") return RasterFormat::exr;
+  if (extension == ".fits" || extension == ".fit") {
+    if (options.quantity.find("stmap") != std::string::npos)
+      throw_input_error("(arguments)", "--raster",
+                        "stmap is written as EXR (its R, G, B, A channels), not FITS");
+    return RasterFormat::fits;
+  }
+  throw_input_error("(arguments)", "--raster",
+                    "'" + options.raster + "' must end in .exr or .fits");
+}
 
 void print_summary(const LensmapReader& reader, std::ostream& out) {
   const LensmapAttributes& a = reader.attributes();
@@ -60,13 +86,32 @@ void print_summary(const LensmapReader& reader, std::ostream& out) {
 }  // namespace
 
 int run_inspect(const InspectOptions& options) {
+  std::vector<LensmapQuantity> quantities;
+  const RasterFormat format = raster_format(options);
+  if (format != RasterFormat::none) quantities = parse_lensmap_quantities(options.quantity);
   const LensmapReader reader(options.lensmap);
   if (!options.png.empty()) check_output_path(options.png, options.force);
+  if (format != RasterFormat::none) check_output_path(options.raster, options.force);
   print_summary(reader, std::cout);
   if (!options.png.empty()) {
     const Frame picture = render_lensmap_picture(reader, options.edges);
     write_frame_png(picture, options.png, 1.0, options.force);
     std::cout << "picture       " << options.png << '\n';
+  }
+  if (format != RasterFormat::none) {
+    const Raster raster = rasterize_lensmap(reader, options.lensmap, quantities);
+    FrameMetadata metadata;
+    describe_lensmap(reader, options.lensmap, metadata);
+    OutputSet outputs(options.force);
+    if (format == RasterFormat::exr)
+      write_raster_exr(raster, outputs, options.raster, metadata);
+    else
+      write_raster_fits(raster, outputs, options.raster, metadata);
+    outputs.commit();
+    std::cout << "raster        " << options.raster << " (";
+    for (std::size_t k = 0; k < raster.planes.size(); ++k)
+      std::cout << (k ? ", " : "") << raster.planes[k].name;
+    std::cout << ")\n";
   }
   return kExitOk;
 }

@@ -1,6 +1,7 @@
 #pragma once
-// `starlens-trace inspect lensmap.h5 [--png out.png [--edges]]`: a summary of the map and a
-// diagnostic picture of it.
+// `starlens-trace inspect lensmap.h5 [--png out.png [--edges]] [--quantity LIST --raster
+// out.exr|out.fits]`: a summary of the map, a diagnostic picture of it and per-pixel rasters of
+// its quantities (lensmap_raster.h).
 #include <string>
 
 namespace starlens {
@@ -9,6 +10,8 @@ struct InspectOptions {
   std::string lensmap;
   std::string png;
   bool edges = false;
+  std::string quantity;  // comma-separated (lensmap_raster.h)
+  std::string raster;    // .exr or .fits
   bool force = false;
 };
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "pixel_coverage.h"
+
 namespace starlens {
 namespace {
 
@@ -46,26 +48,13 @@ struct Corner {
 };
 
 void fill_triangle(Frame& frame, const Corner& a, const Corner& b, const Corner& c, bool galactic) {
-  const double area = (b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y);
-  if (!(area > 0)) return;
-  const auto lowest = [](double v) { return static_cast<long>(std::floor(v - 0.5)); };
-  const long i0 = std::max(0L, lowest(std::min({a.x, b.x, c.x})));
-  const long i1 = std::min<long>(frame.width - 1, lowest(std::max({a.x, b.x, c.x})) + 1);
-  const long j0 = std::max(0L, lowest(std::min({a.y, b.y, c.y})));
-  const long j1 = std::min<long>(frame.height - 1, lowest(std::max({a.y, b.y, c.y})) + 1);
-  const double slack = -1e-9 * area;  // shared edges: paint from both sides, no cracks
-  for (long j = j0; j <= j1; ++j) {
-    for (long i = i0; i <= i1; ++i) {
-      const double px = i + 0.5, py = j + 0.5;
-      const double wa = (b.x - px) * (c.y - py) - (c.x - px) * (b.y - py);
-      const double wb = (c.x - px) * (a.y - py) - (a.x - px) * (c.y - py);
-      const double wc = (a.x - px) * (b.y - py) - (b.x - px) * (a.y - py);
-      if (wa < slack || wb < slack || wc < slack) continue;
-      Vec3 s{};
-      for (int k = 0; k < 3; ++k) s[k] = (wa * a.s[k] + wb * b.s[k] + wc * c.s[k]) / area;
-      grid_colour(normalized(s), galactic, frame.pixel(i, j));
-    }
-  }
+  for_each_covered_pixel(frame.width, frame.height, {a.x, a.y}, {b.x, b.y}, {c.x, c.y},
+                         [&](std::uint32_t i, std::uint32_t j, double wa, double wb, double wc) {
+                           Vec3 s{};
+                           for (int k = 0; k < 3; ++k)
+                             s[k] = wa * a.s[k] + wb * b.s[k] + wc * c.s[k];
+                           grid_colour(normalized(s), galactic, frame.pixel(i, j));
+                         });
 }
 
 void draw_edge(Frame& frame, const Corner& a, const Corner& b) {

@@ -25,7 +25,12 @@ int run(int argc, char** argv) {
   inspect_command->add_option("lensmap", inspect.lensmap, "The lens map")->required();
   inspect_command->add_option("--png", inspect.png, "Write a diagnostic picture");
   inspect_command->add_flag("--edges", inspect.edges, "Draw the triangles' edges too");
-  inspect_command->add_flag("--force", inspect.force, "Overwrite the picture");
+  inspect_command->add_option("--quantity", inspect.quantity,
+                              "Per-pixel quantities for --raster, comma-separated: mu, parity, g, "
+                              "deflection, source, critical, stmap");
+  inspect_command->add_option("--raster", inspect.raster,
+                              "Write the quantities as a raster: OUT.exr or OUT.fits (with WCS)");
+  inspect_command->add_flag("--force", inspect.force, "Overwrite the picture and the raster");
   const int parsed = parse_command_line(app, argc, argv, kTool);
   if (parsed >= 0) return parsed;
   if (inspect_command->parsed()) {

@@ -161,6 +161,17 @@ head -c 4000 map.h5 >cut.h5
 expect 2 "cut.h5" "$trace" inspect cut.h5
 expect 2 "--edges: needs --png" "$trace" inspect map.h5 --edges
 expect 2 "map.png: output exists" "$trace" inspect map.h5 --png map.png
+# Rasters: written whole, refused with the flag named.
+expect 0 "" "$trace" inspect map.h5 --quantity mu,g --raster map-mu.fits
+[ -s map-mu.fits ] || fail "no raster"
+expect 2 "map-mu.fits: output exists" "$trace" inspect map.h5 --quantity mu --raster map-mu.fits
+expect 2 "--quantity: needs --raster" "$trace" inspect map.h5 --quantity mu
+expect 2 "--raster: needs --quantity" "$trace" inspect map.h5 --raster r.exr
+expect 2 "--raster: 'r.png' must end in .exr or .fits" "$trace" inspect map.h5 --quantity mu --raster r.png
+expect 2 "--quantity: 'speed' is not one of" "$trace" inspect map.h5 --quantity mu,speed --raster r.exr
+expect 2 "--quantity: 'mu' is given twice" "$trace" inspect map.h5 --quantity mu,mu --raster r.exr
+expect 2 "stmap is written as EXR" "$trace" inspect map.h5 --quantity stmap --raster r.fits
+ls r.* >/dev/null 2>&1 && fail "a refused raster left $(ls r.*)"
 
 # Interrupted runs (SIGINT, SIGTERM) leave no map, no temporary and no manifest. The signal is
 # sent once tracing runs in parallel (a second thread exists), long after the output's handler

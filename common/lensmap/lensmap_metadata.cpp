@@ -1,4 +1,4 @@
-#include "lensmap_metadata.h"
+#include "lensmap/lensmap_metadata.h"
 
 #include "lensmap/lensmap_camera.h"
 #include "lensmap/lensmap_file.h"
@@ -6,7 +6,11 @@
 namespace starlens {
 
 void describe_lensmap(const std::string& path, FrameMetadata& metadata) {
-  const LensmapReader reader(path);
+  describe_lensmap(LensmapReader(path), path, metadata);
+}
+
+void describe_lensmap(const LensmapReader& reader, const std::string& path,
+                      FrameMetadata& metadata) {
   const LensmapAttributes& attributes = reader.attributes();
   const Camera camera = lensmap_camera(attributes, path);
   FrameCamera frame_camera;
