@@ -5,12 +5,16 @@
 #include <iostream>
 
 #include "build_info.h"
+#include "core/cli_validators.h"
 #include "core/errors.h"
 #include "git_describe.h"
 
 namespace starlens {
 
 void add_version_flag(CLI::App& app, const std::string& tool_name) {
+  // Every option's default shows in --help (options added after this, and subcommands'
+  // options, which inherit it).
+  app.option_defaults()->always_capture_default();
   app.set_version_flag("--version", tool_name + " " + STARLENS_VERSION + " (" +
                                         STARLENS_GIT_DESCRIBE + ", " + STARLENS_BUILD_TYPE + ", " +
                                         STARLENS_COMPILER + ", gpu " + STARLENS_GPU_BACKEND + ")");
@@ -23,8 +27,8 @@ void add_common_flags(CLI::App& app, CommonOptions& options, bool parallel) {
                  "Rerun with a manifest's parameters after checking its input hashes; report "
                  "whether outputs and counts match (outputs go to <name>.replay.<ext>, or -o)");
   if (parallel)
-    app.add_option("--threads", options.threads, "Worker threads (default: all cores)")
-        ->check(CLI::NonNegativeNumber);
+    app.add_option("--threads", options.threads, "Worker threads, 0 for all cores")
+        ->check(thread_count());
 }
 
 int parse_command_line(CLI::App& app, int argc, char** argv, const std::string& tool_name) {
@@ -37,6 +41,14 @@ int parse_command_line(CLI::App& app, int argc, char** argv, const std::string& 
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
+    // CLI11 checks required options before it reports arguments it did not expect: a
+    // misspelt flag would otherwise read as "--input is required".
+    const std::vector<std::string> unexpected = app.remaining(true);
+    if (!unexpected.empty() && !dynamic_cast<const CLI::ValidationError*>(&e)) {
+      std::cerr << tool_name << ": error: command line: unknown argument '" << unexpected.front()
+                << "' (see --help)\n";
+      return kExitBadInput;
+    }
     std::cerr << tool_name << ": error: command line: " << e.what() << " (see --help)\n";
     return kExitBadInput;
   }

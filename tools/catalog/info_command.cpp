@@ -11,6 +11,7 @@
 #include "catalog/photometry.h"
 #include "catalog/sky_cells.h"
 #include "catalog/store_reader.h"
+#include "core/cli_validators.h"
 #include "core/errors.h"
 #include "core/progress.h"
 #include "core/utf8.h"
@@ -167,8 +168,10 @@ CLI::App* add_info_command(CLI::App& app, InfoOptions& options) {
   CLI::App* command =
       app.add_subcommand("info", "Describe a store; --png draws a full-sky density map");
   command->add_option("input", options.input, "The store (catalog.h5)")->required();
-  command->add_option("--png", options.png,
-                      "Write a full-sky density map (galactic Hammer projection)");
+  command
+      ->add_option("--png", options.png,
+                   "Write a full-sky density map (galactic Hammer projection)")
+      ->check(output_name("PNG", {".png"}));
   command->add_option("--width", options.width, "Width of the map in pixels (height = width / 2)")
       ->check(CLI::Range(16u, 16384u))
       ->capture_default_str();

@@ -4,6 +4,7 @@
 
 #include "catalog/external_sorter.h"
 #include "catalog/photometry.h"
+#include "core/cli_validators.h"
 #include "core/errors.h"
 #include "core/input_file.h"
 #include "core/output_set.h"
@@ -71,7 +72,9 @@ CLI::App* add_ingest_command(CLI::App& app, IngestOptions& options) {
   CLI::App* command = app.add_subcommand(
       "ingest", "Build catalog.h5 from Stellarium .cat, 2MASS psc_*.gz or CSV files");
   command->add_option("inputs", options.inputs, "Catalogue files (one format)")->required();
-  command->add_option("-o,--output", options.output, "The store to write (catalog.h5)")->required();
+  command->add_option("-o,--output", options.output, "The store to write (catalog.h5)")
+      ->required()
+      ->check(output_name("HDF5", {".h5", ".hdf5"}));
   command->add_option("--format", options.format, "auto (from the names), stellarium, 2mass or csv")
       ->check(CLI::IsMember({"auto", "stellarium", "2mass", "csv"}))
       ->capture_default_str();

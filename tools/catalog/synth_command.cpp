@@ -10,6 +10,7 @@
 
 #include "catalog/external_sorter.h"
 #include "catalog/photometry.h"
+#include "core/cli_validators.h"
 #include "core/errors.h"
 #include "core/output_set.h"
 #include "core/progress.h"
@@ -207,7 +208,8 @@ CLI::App* add_synth_command(CLI::App& app, SynthOptions& options) {
                    "Random seed (the same seed and count give the same stars)")
       ->capture_default_str();
   command->add_option("--count", options.count, "Number of stars (up to 10^10)")->required();
-  command->add_option("-o,--output", options.output, "Write the store catalog.h5 directly");
+  command->add_option("-o,--output", options.output, "Write the store catalog.h5 directly")
+      ->check(output_name("HDF5", {".h5", ".hdf5"}));
   command->add_option("--psc-dir", options.psc_dir,
                       "Write 2MASS-format psc_*.gz files into this folder instead");
   command->add_option("--psc-files", options.psc_files,

@@ -7,6 +7,7 @@
 #include "compare/budget.h"
 #include "compare/frame_comparison.h"
 #include "compare/verdict.h"
+#include "core/cli_validators.h"
 #include "core/errors.h"
 #include "core/output_set.h"
 #include "core/progress.h"
@@ -38,8 +39,10 @@ void add_options(CLI::App& app, Options& options) {
   app.add_option("B", options.b, "Reference frame (EXR)")->required();
   app.add_option("--budget", options.budget, "Error budget (JSON, see docs/usage/compare.md)")
       ->required();
-  app.add_option("--report", options.report, "Write the JSON report here (and its manifest)");
-  app.add_option("--diff-png", options.diff_png, "Write a heat map of the relative error");
+  app.add_option("--report", options.report, "Write the JSON report here (and its manifest)")
+      ->check(output_name("JSON", {".json"}));
+  app.add_option("--diff-png", options.diff_png, "Write a heat map of the relative error")
+      ->check(output_name("PNG", {".png"}));
   app.add_option("--manifests", options.manifests,
                  "Manifests of the runs that made A and B: their event counts by class must agree")
       ->expected(2);

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "catalog/store_reader.h"
+#include "core/cli_validators.h"
 #include "core/errors.h"
 #include "core/input_file.h"
 #include "core/output_set.h"
@@ -266,8 +267,10 @@ int run(int argc, char** argv) {
   app.add_option("-c,--catalog", produce.catalog,
                  "Catalogue store (catalog.h5, from starlens-catalog)");
   app.add_option(
-      "-o,--output", produce.output,
-      "Event stream (.sle), - for standard output; with --sink count, an optional JSON report");
+         "-o,--output", produce.output,
+         "Event stream (.sle), - for standard output; with --sink count, an optional JSON report")
+      ->check(output_name("an event stream (a JSON report with --sink count)", {".sle", ".json"},
+                          true));
   app.add_option(
       "--manifest", produce.manifest,
       "Manifest path, ending in .manifest.json (default: beside the output; none for -)");

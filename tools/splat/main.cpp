@@ -10,6 +10,7 @@
 
 #include "backend.h"
 #include "core/available_memory.h"
+#include "core/cli_validators.h"
 #include "core/errors.h"
 #include "core/output_set.h"
 #include "core/progress.h"
@@ -173,11 +174,13 @@ int run(int argc, char** argv) {
   add_version_flag(app, kTool);
   app.add_option("-i,--input", options.input, "Event stream (.sle), or - for standard input")
       ->required();
-  app.add_option("-o,--output", options.output,
-                 "Frame (.exr); with --backend count, a JSON report");
-  app.add_option("--png", options.png, "Also write a tone-mapped PNG");
+  app.add_option("-o,--output", options.output, "Frame (.exr); with --backend count, a JSON report")
+      ->check(output_name("OpenEXR (a JSON report with --backend count)", {".exr", ".json"}));
+  app.add_option("--png", options.png, "Also write a tone-mapped PNG")
+      ->check(output_name("PNG", {".png"}));
   app.add_option("--fits", options.fits,
-                 "Also write a FITS cube (R, G, B, Y) with the camera's WCS (needs --lensmap)");
+                 "Also write a FITS cube (R, G, B, Y) with the camera's WCS (needs --lensmap)")
+      ->check(output_name("FITS", {".fits", ".fit"}));
   app.add_option("--lensmap", options.lensmap,
                  "The lens map of the events: its camera and scene go into the frame's header");
   app.add_option("--frame-number", options.frame_number, "Frame number of a sequence, recorded")
@@ -196,7 +199,7 @@ int run(int argc, char** argv) {
                  "atomic | tile16 | tile32 | scatter16 | adaptive")
       ->check(CLI::IsMember({"atomic", "tile16", "tile32", "scatter16", "adaptive"}));
   app.add_option("--gpu-device", options.settings.gpu_device, "GPU index")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0, 1 << 16));
   add_common_flags(app, options.common, true);
   if (const int status = parse_command_line(app, argc, argv, kTool); status >= 0) return status;
 

@@ -1,5 +1,6 @@
 // starlens-trace: exact lens maps on an adaptive image-plane mesh (docs/design.md section 3), and
 // `starlens-trace inspect` to summarise and picture one.
+#include "core/cli_validators.h"
 #include "core/errors.h"
 #include "core/tool_main.h"
 #include "inspect.h"
@@ -23,7 +24,8 @@ int run(int argc, char** argv) {
   CLI::App* inspect_command =
       app.add_subcommand("inspect", "Summarise a lensmap.h5 and optionally picture it");
   inspect_command->add_option("lensmap", inspect.lensmap, "The lens map")->required();
-  inspect_command->add_option("--png", inspect.png, "Write a diagnostic picture");
+  inspect_command->add_option("--png", inspect.png, "Write a diagnostic picture")
+      ->check(output_name("PNG", {".png"}));
   inspect_command->add_flag("--edges", inspect.edges, "Draw the triangles' edges too");
   inspect_command->add_option("--quantity", inspect.quantity,
                               "Per-pixel quantities for --raster, comma-separated: mu, parity, g, "

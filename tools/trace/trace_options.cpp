@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/cli_validators.h"
 #include "core/errors.h"
 #include "spacetime/kerr_zamo.h"
 #include "spacetime/vector_ops.h"
@@ -155,7 +156,8 @@ void add_trace_flags(CLI::App& app, TraceOptions& o) {
       ->capture_default_str();
   app.add_option("--mesh-max-depth", o.mesh_max_depth, "Bisections below the base grid")
       ->capture_default_str();
-  app.add_option("-o,--output", o.output, "Output lensmap.h5");
+  app.add_option("-o,--output", o.output, "Output lensmap.h5")
+      ->check(output_name("HDF5", {".h5", ".hdf5"}));
 }
 
 TraceSetup resolve_trace_options(const TraceOptions& o) {

@@ -36,6 +36,13 @@ run 2 frobnicate
 run 0 ingest --help
 run 2 ingest
 one_line_stderr
+run 2 ingest stars.csv -o x.h5 --bogus
+stderr_has "unknown argument '--bogus'"
+run 2 ingest stars.csv -o x.png
+stderr_has "--output: 'x.png' names a PNG file, but this output is HDF5: name it .h5 or .hdf5"
+run 2 synth --count 10 -o x.h5 --threads -3
+stderr_has "--threads: -3 is negative"
+[ -e x.h5 ] || [ -e x.png ] && fail "a refused command line left an output"
 
 # --- CSV
 printf 'ra,dec,mag,teff\n10.0,20.0,5.3,5800\n# a comment\n\n350.5,-45.25,7.5,3500\n' >stars.csv

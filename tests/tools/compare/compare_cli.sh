@@ -79,6 +79,11 @@ expect 2 "negative.json: max_rel" -- "$compare" same.exr ref.exr --budget negati
 expect 2 "missing.json: budget cannot be opened" -- \
   "$compare" same.exr ref.exr --budget missing.json
 expect 2 "--budget is required" -- "$compare" same.exr ref.exr
+expect 2 "unknown argument '--budgte'" -- "$compare" same.exr ref.exr --budgte tight.json
+expect 2 "--report: 'r.exr' names an OpenEXR file, but this output is JSON" -- \
+  "$compare" same.exr ref.exr --budget tight.json --report r.exr
+expect 2 "--report: standard output .'-'. is not supported" -- \
+  "$compare" same.exr ref.exr --budget tight.json --report -
 
 echo "== unreadable frames exit 2"
 expect 2 "nothing.exr: cannot be opened" -- "$compare" nothing.exr ref.exr --budget tight.json

@@ -198,6 +198,10 @@ json control.sle.manifest.json 'm["control"]["kind"] == "scatter" and m["paramet
 
 # --- Bad input: exit 2, one line naming the file or flag, nothing left behind.
 no_output() { [ ! -e "$1" ] && [ ! -e "$1.manifest.json" ] || fail "output left behind: $1"; }
+expect 2 "unknown argument '--lensmpa'" "$produce" --lensmpa flat.h5 -c sky.h5 -o x.sle --quiet
+expect 2 "--output: 'x.exr' names an OpenEXR file, but this output is an event stream" \
+  "$produce" -l flat.h5 -c sky.h5 -o x.exr --quiet; no_output x.exr
+"$produce" --help | grep -q -- "--psf-fwhm FLOAT=2 " || fail "--help lacks the PSF defaults"
 expect 2 "missing.h5" "$produce" -l missing.h5 -c sky.h5 -o x.sle --quiet; no_output x.sle
 expect 2 "missing.h5" "$produce" -l flat.h5 -c missing.h5 -o x.sle --quiet; no_output x.sle
 expect 2 "sky.h5" "$produce" -l sky.h5 -c sky.h5 -o x.sle --quiet; no_output x.sle

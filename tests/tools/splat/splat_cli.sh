@@ -47,6 +47,14 @@ expect 0 "" "$splat" -i events.sle --backend count --quiet
 grep -q '"events_direct"' stdout || fail "count backend output"
 
 # Bad input: each exits 2 with one line, and leaves no output under the final name.
+# The command line: a misspelt flag is named, outputs are named as their formats.
+expect 2 "unknown argument '--outptu'" "$splat" -i events.sle --outptu x.exr --quiet
+expect 2 "--output: standard output ('-') is not supported" "$splat" -i events.sle -o - --quiet
+expect 2 "--output: 'x.png' names a PNG file, but this output is OpenEXR" "$splat" -i events.sle -o x.png --quiet
+expect 2 "--png: 'x.exr' names an OpenEXR file" "$splat" -i events.sle -o x.exr --png x.exr --quiet
+expect 2 "--threads: -1 is negative" "$splat" -i events.sle -o x.exr --threads -1 --quiet
+ls x.* - >/dev/null 2>&1 && fail "a refused command line left $(ls x.* - 2>/dev/null)"
+"$splat" --help | grep -q -- "--threads INT:COUNT=0 *Worker threads, 0 for all cores" || fail "--help: threads"
 size=$(stat -c %s events.sle)
 head -c $((size - 100)) events.sle >truncated.sle
 expect 2 "truncated.sle" "$splat" -i truncated.sle -o t.exr --quiet

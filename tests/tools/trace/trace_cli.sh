@@ -161,6 +161,10 @@ head -c 4000 map.h5 >cut.h5
 expect 2 "cut.h5" "$trace" inspect cut.h5
 expect 2 "--edges: needs --png" "$trace" inspect map.h5 --edges
 expect 2 "map.png: output exists" "$trace" inspect map.h5 --png map.png
+expect 2 "unknown argument '--pgn'" "$trace" inspect map.h5 --pgn x.png
+expect 2 "--output: 'x.exr' names an OpenEXR file, but this output is HDF5" "$trace" "${small[@]}" -o x.exr
+expect 2 "--threads: -1 is negative" "$trace" "${small[@]}" --threads -1 -o x.h5
+ls x.* >/dev/null 2>&1 && fail "a refused command line left $(ls x.*)"
 # Rasters: written whole, refused with the flag named.
 expect 0 "" "$trace" inspect map.h5 --quantity mu,g --raster map-mu.fits
 [ -s map-mu.fits ] || fail "no raster"
