@@ -14,6 +14,7 @@
 #include "build_info.h"
 #include "core/checked_json.h"
 #include "core/errors.h"
+#include "core/run_clock.h"
 #include "core/utf8.h"
 #include "git_describe.h"
 #include "manifest/block_tree_sha256.h"
@@ -42,11 +43,10 @@ std::string dump_checked(const nlohmann::json& json, int indent, const std::stri
   }
 }
 
-std::string utc_now_iso8601() {
-  const auto now = std::chrono::system_clock::now();
-  const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
+std::string utc_iso8601(std::chrono::system_clock::time_point time) {
+  const std::time_t seconds = std::chrono::system_clock::to_time_t(time);
   const auto millis =
-      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+      std::chrono::duration_cast<std::chrono::milliseconds>(time.time_since_epoch()).count() % 1000;
   std::tm utc{};
   gmtime_r(&seconds, &utc);
   char text[40];
@@ -140,7 +140,8 @@ Manifest::Manifest(std::string tool, int argc, char** argv) {
   json_["host"] = {{"name", host_name()},
                    {"cpu", host_cpu_model()},
                    {"hardware_threads", std::thread::hardware_concurrency()}};
-  json_["start_time"] = utc_now_iso8601();
+  // The process's start, not this object's: the run's parsing, checks and hashing count too.
+  json_["start_time"] = utc_iso8601(process_start_time());
   json_["parameters"] = nlohmann::json::object();
   json_["inputs"] = nlohmann::json::array();
   json_["outputs"] = nlohmann::json::array();
@@ -236,7 +237,9 @@ void Manifest::write(const std::filesystem::path& output_path, bool force) {
 
 void Manifest::commit(OutputSet& outputs, const std::filesystem::path& output_path) {
   wait_for_input_hashes();
-  json_["end_time"] = utc_now_iso8601();
+  json_["end_time"] = utc_iso8601(std::chrono::system_clock::now());
+  // Wall seconds of the whole run up to its outputs' commit (the record's own write aside).
+  json_["timings_s"]["run_wall"] = seconds_since_process_start();
   json_["host"]["peak_rss_bytes"] = peak_resident_bytes();
   json_["run_digest"] = run_digest();
   const std::filesystem::path path = manifest_path_for(output_path);

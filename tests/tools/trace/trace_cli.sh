@@ -27,6 +27,12 @@ assert p["r_obs"] == 10 and p["fov_deg"] == 90 and p["mesh_step"] == 4 and p["me
 assert p["bh_frame"] == "galactic" and abs(p["bh_ra_deg"] - 266.405) < 1e-3, p
 for phase in ("trace_and_refine", "write"):
     assert phase in m["timings_s"], phase
+# The manifest times the whole run: from the process's start to its outputs' commit.
+from datetime import datetime
+span = (datetime.fromisoformat(m["end_time"][:-1]) - datetime.fromisoformat(m["start_time"][:-1]))
+t = m["timings_s"]
+assert t["run_wall"] >= t["trace_and_refine"] + t["write"], t
+assert abs(span.total_seconds() - t["run_wall"]) < 0.05, (span, t["run_wall"])
 assert m["format_version"] == 2, m["format_version"]
 assert m["outputs"][0]["role"] == "lensmap" and m["outputs"][0]["hash"] == "sha256-tree-4MiB"
 assert len(m["outputs"][0]["sha256_tree"]) == 64
