@@ -57,6 +57,10 @@ CameraState sample(const CameraPath& path, std::int64_t frame) {
       s.point = radial_infall(path.r, path.theta, path.phi, path.from_infinity, t);
       s.orientation = path.orientation;
       break;
+    case WorldlineKind::flyby:
+      s.point = flyby(path.flyby, path.phi, path.direction, t);
+      s.orientation = path.orientation;
+      break;
   }
   s.frame = frame;
   s.time = t;

@@ -31,7 +31,7 @@ struct Keyframe {
   Orientation orientation;
 };
 
-enum class WorldlineKind { keyframes, orbit, infall };
+enum class WorldlineKind { keyframes, orbit, infall, flyby };
 
 struct CameraPath {
   std::string frame = "galactic";  // "galactic" | "icrs": the coordinates' pole and x axis
@@ -45,7 +45,8 @@ struct CameraPath {
   double r = 0, theta = 0, phi = 0;  // orbit: radius and phi at tau = 0; infall: start
   int direction = 1;                 // orbit: +1 prograde (phi increasing), -1 retrograde
   bool from_infinity = false;        // infall: from rest at infinity, else from rest at r
-  Orientation orientation;           // orbit and infall: fixed along the path
+  Flyby flyby;                       // flyby: periapsis (r), E and L; phi: periapsis azimuth
+  Orientation orientation;           // orbit, infall and flyby: fixed along the path
 };
 
 // The camera at one frame.

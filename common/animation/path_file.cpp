@@ -137,8 +137,23 @@ void read_worldline(const JsonField& w, CameraPath& p) {
     if (from != "rest" && from != "infinity")
       w["from"].fail("'" + from + "' is not rest or infinity");
     p.from_infinity = from == "infinity";
+  } else if (type == "flyby") {
+    p.kind = WorldlineKind::flyby;
+    p.r = radius(w["periapsis"]);
+    const double speed = finite_number(w["speed"]);
+    if (!(speed > 0 && speed < 1)) w["speed"].fail("the speed at infinity must be in (0, 1) c");
+    p.flyby = flyby_orbit(p.r, speed);
+    if (!flyby_turns(p.flyby))
+      w["periapsis"].fail("no fly-by turns at r = " + std::to_string(p.r) +
+                          " with this speed (it would be captured): raise periapsis or speed");
+    p.phi = number_or(w, "phi", 0) * kDegree;
+    const std::string dir = w.string_or("direction", "prograde");
+    if (dir != "prograde" && dir != "retrograde")
+      w["direction"].fail("'" + dir + "' is not prograde or retrograde");
+    p.direction = dir == "prograde" ? 1 : -1;
+    p.theta = 90 * kDegree;
   } else {
-    w["type"].fail("'" + type + "' is not keyframes, orbit or infall");
+    w["type"].fail("'" + type + "' is not keyframes, orbit, infall or flyby");
   }
 }
 

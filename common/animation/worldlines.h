@@ -12,7 +12,13 @@
 //     r = (r0 / 2)(1 + cos eta), tau = sqrt(r0^3 / (8M)) (eta + sin eta), eta in [0, pi);
 //   radial infall from rest at infinity (E = 1), at r0 when tau = 0:
 //     r = (r0^(3/2) - (3/2) sqrt(2M) tau)^(2/3);
-//   in both, the static observer measures the inward speed v = sqrt(1 - (1 - 2M/r) / E^2).
+//   in both, the static observer measures the inward speed v = sqrt(1 - (1 - 2M/r) / E^2);
+//   a fly-by: the unbound geodesic in the plane theta = pi/2 with speed v_inf at infinity
+//     (E = 1 / sqrt(1 - v_inf^2)) and periapsis r_p at tau = 0 (there u^r = 0, so
+//     L^2 = r_p^2 (E^2 / (1 - 2M/r_p) - 1)), integrated in tau (RK4 on
+//     d2r/dtau2 = -M/r^2 + L^2/r^3 - 3M L^2/r^4, dphi/dtau = L/r^2, steps of 1/1000 of the local
+//     dynamical time r^(3/2)) and mirrored for tau < 0; the static observer measures
+//     v_r = u^r / E and v_phi = (L / r) sqrt(1 - 2M/r) / E.
 #include "sky/frames.h"
 
 namespace starlens::animation {
@@ -42,5 +48,16 @@ double infall_from_infinity_radius(double r0, double tau);
 double infall_speed(double r, double energy);
 // Radial infall along (theta, phi): from rest at r0 (from_infinity false) or from infinity.
 WorldlinePoint radial_infall(double r0, double theta, double phi, bool from_infinity, double tau);
+
+struct Flyby {
+  double periapsis = 0, energy = 0, angular_momentum = 0;
+};
+// E and L of the fly-by with periapsis r_p (> 3) and speed at infinity v_inf in (0, 1).
+Flyby flyby_orbit(double periapsis, double speed_at_infinity);
+// Whether r_p is a periapsis (the radial potential falls outward there: L^2 (r_p - 3M) > r_p^2),
+// rather than the apoapsis of a capture.
+bool flyby_turns(const Flyby& orbit);
+// At proper time tau from periapsis, which lies at azimuth phi0; sign +1 prograde.
+WorldlinePoint flyby(const Flyby& orbit, double phi0, int sign, double tau);
 
 }  // namespace starlens::animation

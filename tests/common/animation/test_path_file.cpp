@@ -74,6 +74,22 @@ TEST_CASE("infall path: the last frame must stay outside r = 3 M") {
   CHECK(refusal(head + "100}").rfind("p.json: frames: the fall reaches r = 3 M", 0) == 0);
 }
 
+TEST_CASE("fly-by path: periapsis at tau = 0, falling in before it") {
+  const CameraPath p = parse_camera_path(
+      R"({"fps": 10, "frames": 21, "time_per_second": 100, "start_time": -100,
+          "worldline": {"type": "flyby", "periapsis": 10, "speed": 0.2, "phi": 90}})",
+      "p.json");
+  const CameraState in = checked_sample(p, 0, "p.json"), at = checked_sample(p, 10, "p.json"),
+                    out = checked_sample(p, 20, "p.json");
+  CHECK(at.time == 0);
+  CHECK(at.point.r == 10);
+  CHECK(at.point.phi == doctest::Approx(90 * kDegree));
+  CHECK(in.point.r == doctest::Approx(out.point.r));
+  CHECK(in.point.velocity[0] < 0);
+  CHECK(out.point.velocity[0] > 0);
+  CHECK(out.point.phi > at.point.phi);
+}
+
 TEST_CASE("bad path files name the file and the field") {
   const std::string orbit = R"("worldline": {"type": "orbit", "r": 10})";
   const std::pair<std::string, std::string> cases[] = {
@@ -101,6 +117,12 @@ TEST_CASE("bad path files name the file and the field") {
        "p.json: frame: "},
       {R"({"fps": 24, "frames": 10, "time_per_second": 1, "look": {"pan": 3}, )" + orbit + "}",
        "p.json: look.pan: unknown field"},
+      {R"({"fps": 24, "frames": 10, "time_per_second": 1, "worldline": {"type": "flyby",
+         "periapsis": 3.5, "speed": 0.05}})",
+       "p.json: worldline.periapsis: no fly-by turns"},
+      {R"({"fps": 24, "frames": 10, "time_per_second": 1, "worldline": {"type": "flyby",
+         "periapsis": 10, "speed": 1}})",
+       "p.json: worldline.speed: "},
       {"[1, 2]", "p.json: "},
       {"{not json", "p.json: not valid JSON"},
   };

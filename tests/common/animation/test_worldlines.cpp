@@ -108,3 +108,53 @@ TEST_CASE("radial infall from rest at infinity, at r0 when tau = 0") {
     }
   }
 }
+
+// The fly-by's azimuth at radius r (u = 1/r) from the orbit equation
+// (du/dphi)^2 = P(u) = (E^2 - 1)/L^2 + 2u/L^2 - u^2 + 2u^3, by Simpson's rule on
+// phi = integral_0^sqrt(u_p - u) 2 s ds / sqrt(P(u_p - s^2)), which is regular at s = 0
+// (there the integrand tends to 2 / sqrt(-P'(u_p))): independent of the time integration.
+double flyby_azimuth_at(const Flyby& f, double r) {
+  const long double E = f.energy, L = f.angular_momentum, up = 1 / (long double)f.periapsis;
+  auto P = [&](long double u) {
+    return (E * E - 1) / (L * L) + 2 * u / (L * L) - u * u + 2 * u * u * u;
+  };
+  const long double dP = 2 / (L * L) - 2 * up + 6 * up * up;
+  auto integrand = [&](long double s) {
+    return s == 0 ? 2 / std::sqrt(-dP) : 2 * s / std::sqrt(P(up - s * s));
+  };
+  const long double S = std::sqrt(up - 1 / (long double)r);
+  const int n = 20000;
+  const long double h = S / n;
+  long double sum = integrand(0) + integrand(S);
+  for (int i = 1; i < n; ++i) sum += (i % 2 ? 4 : 2) * integrand(i * h);
+  return (double)(sum * h / 3);
+}
+
+TEST_CASE("fly-by: E and L conserved, the orbit equation's azimuth, mirrored before periapsis") {
+  for (const auto& [rp, v_inf] : {std::pair{8.0, 0.3}, std::pair{20.0, 0.1}, std::pair{5.0, 0.6}}) {
+    CAPTURE(rp);
+    const Flyby f = flyby_orbit(rp, v_inf);
+    REQUIRE(flyby_turns(f));
+    const WorldlinePoint p0 = flyby(f, 0.5, 1, 0);
+    CHECK(p0.r == rp);
+    CHECK(p0.velocity[0] == 0);
+    for (const double tau : {5.0, 40.0, 300.0, 2000.0}) {
+      CAPTURE(tau);
+      const WorldlinePoint p = flyby(f, 0.5, 1, tau);
+      const WorldlinePoint q = flyby(f, 0.5, 1, -tau);
+      const double v2 = p.velocity[0] * p.velocity[0] + p.velocity[2] * p.velocity[2];
+      const double gamma = 1 / std::sqrt(1 - v2);
+      CHECK(gamma * std::sqrt(1 - 2 / p.r) == doctest::Approx(f.energy).epsilon(1e-10));
+      CHECK(gamma * p.velocity[2] * p.r == doctest::Approx(f.angular_momentum).epsilon(1e-10));
+      CHECK(p.velocity[0] > 0);
+      CHECK(std::abs(p.phi - 0.5 - flyby_azimuth_at(f, p.r)) < 1e-8);
+      CHECK(q.r == p.r);
+      CHECK(q.phi - 0.5 == doctest::Approx(-(p.phi - 0.5)));
+      CHECK(q.velocity[0] == -p.velocity[0]);
+    }
+    // Retrograde turns the other way.
+    CHECK(flyby(f, 0.5, -1, 100).phi - 0.5 == doctest::Approx(-(flyby(f, 0.5, 1, 100).phi - 0.5)));
+  }
+  // From far away at low speed a periapsis inside ~4 M is captured instead.
+  CHECK_FALSE(flyby_turns(flyby_orbit(3.5, 0.05)));
+}

@@ -94,5 +94,17 @@ assert abs(v - speed) < 1e-9, (v, speed)
 assert abs(float(a["bh_lon_deg"]) - 180) < 1e-12 and a["observer"] in (b"velocity", "velocity")
 PY
 
+# A fly-by frame at periapsis: r_p, moving along e_phi only (west on the sky, as the orbit).
+echo '{"fps": 10, "frames": 3, "time_per_second": 10, "start_time": -1, "worldline": {"type": "flyby", "periapsis": 9, "speed": 0.3}}' >flyby.json
+expect 0 "" "$trace" "${small[@]}" --path flyby.json --frame 1 -o flyby.h5
+python3 - flyby.h5 <<'PY' || fail "fly-by frame"
+import sys, math, h5py
+a = h5py.File(sys.argv[1]).attrs
+rp, E = 9.0, 1 / math.sqrt(1 - 0.09)
+assert float(a["r_obs"]) == rp and float(a["path_time"]) == 0, dict(a)
+v = math.sqrt(sum(float(a[k]) ** 2 for k in ("observer_vx", "observer_vy", "observer_vz")))
+assert abs(v - math.sqrt(1 - (1 - 2 / rp) / E**2)) < 1e-12, v
+PY
+
 echo "path_cli: $failures failure(s)"
 [ "$failures" = 0 ]
