@@ -10,6 +10,7 @@ trace=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 source "$(dirname "$0")/../../cli_expect.sh"
+python_package=$(cd "$(dirname "$0")/../../../python" && pwd)
 # Debian's python3 (python3-h5py, python3-numpy) ahead of any other on PATH.
 python3() { if [ -x /usr/bin/python3 ]; then /usr/bin/python3 "$@"; else command python3 "$@"; fi; }
 cd "$work"
@@ -46,6 +47,12 @@ for name in ("vertices/xy", "vertices/dir", "vertices/g", "vertices/status", "tr
     x, y = path[name][...], flags[name][...]
     assert x.shape == y.shape, (name, x.shape, y.shape)
     assert np.allclose(x, y, rtol=0, atol=1e-9, equal_nan=True), name
+PY
+PYTHONPATH="$python_package" python3 - path.h5 orbit.json <<'PY' || fail "python reader: path attributes"
+import sys
+from starlens.lensmap import read_lensmap
+a = read_lensmap(sys.argv[1]).attributes
+assert a["path"] == open(sys.argv[2]).read() and a["path_frame"] == 5 and a["path_time"] == 50, a
 PY
 python3 - path.h5.manifest.json <<'PY' || fail "manifest lacks the path"
 import json, sys
