@@ -196,11 +196,12 @@ CameraPath parse_camera_path(const std::string& text, const std::string& file) {
   // A fall ends at the singularity: its last frame must still be outside r = 3M (r decreases
   // monotonically, so the last frame is the innermost).
   if (p.kind == WorldlineKind::infall) {
+    if (!p.from_infinity && p.start_time < 0)
+      root["start_time"].fail("a fall from rest starts at r0 at tau = 0: must be >= 0");
     const double t_end = frame_time(p, p.frames - 1);
     const double duration =
         p.from_infinity ? infall_from_infinity_duration(p.r) : infall_from_rest_duration(p.r);
-    if (p.start_time < 0 ||
-        !(t_end < duration && sample(p, p.frames - 1).point.r > kInnermostRadius))
+    if (!(t_end < duration && sample(p, p.frames - 1).point.r > kInnermostRadius))
       root["frames"].fail("the fall reaches r = 3 M before the last frame (proper time " +
                           std::to_string(t_end) + " M)");
   }

@@ -72,6 +72,13 @@ TEST_CASE("infall path: the last frame must stay outside r = 3 M") {
   const CameraPath p = parse_camera_path(head + "90}", "p.json");
   CHECK(checked_sample(p, 89, "p.json").point.r > 3);
   CHECK(refusal(head + "100}").rfind("p.json: frames: the fall reaches r = 3 M", 0) == 0);
+  CHECK(refusal(head + R"(90, "start_time": -5})").rfind("p.json: start_time: ", 0) == 0);
+  // From infinity a negative start is the fall's earlier part, further out.
+  const CameraPath far = parse_camera_path(
+      R"({"fps": 10, "time_per_second": 10, "frames": 5, "start_time": -50,
+          "worldline": {"type": "infall", "r0": 20, "from": "infinity"}})",
+      "p.json");
+  CHECK(checked_sample(far, 0, "p.json").point.r > 20);
 }
 
 TEST_CASE("fly-by path: periapsis at tau = 0, falling in before it") {
