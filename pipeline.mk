@@ -76,17 +76,47 @@ sl_args_produce := --psf-fwhm $(PSF_FWHM) --psf-beta $(PSF_BETA) \
 sl_args_splat := --backend $(BACKEND) $(if $(EXPOSURE),--exposure $(EXPOSURE)) $(SPLAT_FLAGS)
 sl_args_compare := $(REFERENCE) $(BUDGET)
 
+# --- sequences of a camera path (docs/usage/animation.md): frames FIRST..LAST of PATH_FILE in
+# $(SEQ_OUT)/NNNNN.{exr,png} (stage files in $(SEQ_OUT)/NNNNN/), all with one exposure and one
+# catalogue, and $(SEQ_OUT)/movie.mp4 at the path's frame rate.
+PATH_FILE ?=
+SEQ_OUT ?= $(SL_OUT)/sequence
+FIRST ?= 0
+# The path's frame count and rate, read from the file (frames, or duration x fps).
+sl_path_info = $(shell python3 -c 'import json,sys; p = json.load(open(sys.argv[1])); \
+  print(p["frames"] if "frames" in p else round(p["duration"] * p["fps"]), p["fps"])' $(PATH_FILE))
+LAST ?= $(shell echo $$(($(word 1,$(sl_path_info)) - 1)))
+FPS ?= $(word 2,$(sl_path_info))
+# One exposure for every frame: SEQ_EXPOSURE, or the automatic exposure of frame EXPOSURE_FRAME.
+SEQ_EXPOSURE ?=
+EXPOSURE_FRAME ?= $(FIRST)
+MOVIE_FLAGS ?= -c:v libx264 -pix_fmt yuv420p -crf 18
+sl_args_seqtrace := --spacetime schwarzschild --fov $(FOV) --width $(WIDTH) --height $(HEIGHT) \
+  --projection $(PROJECTION) --mesh-step $(MESH_STEP) --mesh-tol $(MESH_TOL) $(TRACE_FLAGS)
+sl_args_seqsplat := --backend $(BACKEND) $(SPLAT_FLAGS)
+sl_args_seqexposure := $(SEQ_EXPOSURE)
+sl_args_movie = $(FPS) $(MOVIE_FLAGS)
+
 .DELETE_ON_ERROR:
-.PHONY: sl-frame sl-report sl-clean FORCE
+.PHONY: sl-frame sl-report sl-clean sl-sequence sl-movie
 
 sl-frame: $(SL_OUT)/$(SL_FRAME).png
 sl-report: $(SL_OUT)/report.json
 
-# A stage's parameter line, rewritten only when it changes (so its timestamp moves only then).
-$(SL_OUT)/.params/%: FORCE
-	@mkdir -p $(@D)
-	@printf '%s\n' '$(strip $(sl_args_$*))' | cmp -s - $@ 2>/dev/null || \
-	  printf '%s\n' '$(strip $(sl_args_$*))' >$@
+# A stage's parameter line, rewritten (when make reads this file) only when it changes, so its
+# timestamp moves only then. Written as the makefile is read rather than by a rule, so that no
+# target is forced: `make -q` and `make -n` tell the truth.
+define sl_param_line
+ifneq ($$(wildcard $(SL_OUT)/.params/$1):$$(file <$(SL_OUT)/.params/$1),$(SL_OUT)/.params/$1:$$(strip $$(sl_args_$1)))
+$$(shell mkdir -p $(SL_OUT)/.params)
+$$(file >$(SL_OUT)/.params/$1,$$(strip $$(sl_args_$1)))
+endif
+endef
+
+$(foreach stage,catalog trace produce splat compare,$(eval $(call sl_param_line,$(stage))))
+ifneq ($(PATH_FILE),)
+$(foreach stage,seqtrace seqsplat seqexposure movie,$(eval $(call sl_param_line,$(stage))))
+endif
 
 $(SL_OUT)/catalog.h5: $(SL_OUT)/.params/catalog $(SL_CATALOG_TOOL)
 	$(SL_CATALOG_TOOL) $(sl_args_catalog) -o $@ --force $(QUIET) $(sl_threads)
@@ -105,6 +135,52 @@ $(SL_OUT)/$(SL_FRAME).exr $(SL_OUT)/$(SL_FRAME).png &: $(SL_OUT)/events.sle $(SL
 $(SL_OUT)/report.json: $(SL_OUT)/$(SL_FRAME).exr $(REFERENCE) $(BUDGET) $(SL_OUT)/.params/compare $(SL_COMPARE_TOOL)
 	$(if $(and $(REFERENCE),$(BUDGET)),,$(error report.json needs REFERENCE=frame.exr and BUDGET=budget.json))
 	$(SL_COMPARE_TOOL) $(SL_OUT)/$(SL_FRAME).exr $(REFERENCE) --budget $(BUDGET) --report $@ --force
+
+ifneq ($(PATH_FILE),)
+sl_seq_ids := $(shell seq -f %05g $(FIRST) $(LAST))
+sl_seq_pngs := $(foreach id,$(sl_seq_ids),$(SEQ_OUT)/$(id).png)
+sl_exposure_id := $(shell printf %05d $(EXPOSURE_FRAME))
+# The stage files are kept (make would delete them as intermediates of the pattern rules).
+.SECONDARY: $(foreach id,$(sl_seq_ids),$(SEQ_OUT)/$(id)/lensmap.h5 $(SEQ_OUT)/$(id)/events.sle)
+sl-sequence: $(sl_seq_pngs)
+sl-movie: $(SEQ_OUT)/movie.mp4
+
+# Per frame: the lens map of the path's camera there, its events, and the frame. The pattern's
+# stem is the 5-digit frame name; expr turns it into the frame number.
+$(SEQ_OUT)/%/lensmap.h5: $(PATH_FILE) $(SL_OUT)/.params/seqtrace $(SL_TRACE_TOOL)
+	@mkdir -p $(@D)
+	$(SL_TRACE_TOOL) --path $(PATH_FILE) --frame $$(expr $* + 0) $(sl_args_seqtrace) -o $@ --force \
+	  $(QUIET) $(sl_threads)
+
+$(SEQ_OUT)/%/events.sle: $(SEQ_OUT)/%/lensmap.h5 $(CATALOG_H5) $(SL_OUT)/.params/produce $(SL_PRODUCE_TOOL)
+	$(SL_PRODUCE_TOOL) --lensmap $< --catalog $(CATALOG_H5) $(sl_args_produce) -o $@ --force \
+	  $(QUIET) $(sl_threads)
+
+# The exposure: given, or the automatic one of the reference frame (its splat manifest's
+# parameters.exposure), rewritten whenever that frame is splatted again.
+ifneq ($(SEQ_EXPOSURE),)
+$(SEQ_OUT)/exposure: $(SL_OUT)/.params/seqexposure
+	@mkdir -p $(@D)
+	printf '%s\n' '$(SEQ_EXPOSURE)' >$@
+else
+$(SEQ_OUT)/reference.exr: $(SEQ_OUT)/$(sl_exposure_id)/events.sle $(SL_OUT)/.params/seqsplat $(SL_SPLAT_TOOL)
+	$(SL_SPLAT_TOOL) -i $< -o $@ $(sl_args_seqsplat) --force $(QUIET) $(sl_threads)
+
+$(SEQ_OUT)/exposure: $(SEQ_OUT)/reference.exr
+	python3 -c 'import json,sys; print(repr(float(json.load(open(sys.argv[1]))["parameters"]["exposure"])))' \
+	  $<.manifest.json >$@.tmp && mv $@.tmp $@
+endif
+
+$(SEQ_OUT)/%.exr $(SEQ_OUT)/%.png: $(SEQ_OUT)/%/events.sle $(SEQ_OUT)/exposure $(SL_OUT)/.params/seqsplat $(SL_SPLAT_TOOL)
+	$(SL_SPLAT_TOOL) -i $< -o $(SEQ_OUT)/$*.exr --png $(SEQ_OUT)/$*.png --frame-number $$(expr $* + 0) \
+	  --exposure $$(cat $(SEQ_OUT)/exposure) $(sl_args_seqsplat) --force $(QUIET) $(sl_threads)
+
+# The movie, written under a temporary name and renamed when complete.
+$(SEQ_OUT)/movie.mp4: $(sl_seq_pngs) $(SL_OUT)/.params/movie
+	ffmpeg -nostdin -loglevel error -y -framerate $(FPS) -start_number $(FIRST) \
+	  -i $(SEQ_OUT)/%05d.png -frames:v $(words $(sl_seq_ids)) $(MOVIE_FLAGS) $(SEQ_OUT)/movie.tmp.mp4
+	mv $(SEQ_OUT)/movie.tmp.mp4 $@
+endif
 
 sl-clean:
 	rm -rf $(SL_OUT)

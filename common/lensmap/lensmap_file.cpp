@@ -5,8 +5,8 @@
 
 #include "core/errors.h"
 #include "core/frame_limits.h"
-#include "lensmap/camera.h"
 #include "core/hdf5_error.h"
+#include "lensmap/camera.h"
 
 namespace starlens {
 namespace {
@@ -76,6 +76,11 @@ void write_attributes(const h5::File& file, const LensmapAttributes& a) {
     h5::write_attribute(file, "spin", a.spin);
     h5::write_attribute(file, "inclination_deg", a.inclination_deg);
     h5::write_attribute(file, "spin_pa_deg", a.spin_pa_deg);
+  }
+  if (!a.path.empty()) {
+    h5::write_attribute(file, "path", a.path);
+    h5::write_attribute(file, "path_frame", a.path_frame);
+    h5::write_attribute(file, "path_time", a.path_time);
   }
   h5::write_attribute(file, "width", a.width);
   h5::write_attribute(file, "height", a.height);
@@ -207,6 +212,14 @@ LensmapAttributes read_attributes(const h5::File& file) {
     a.spin_pa_deg = h5::read_double_attribute(file, "spin_pa_deg");
     if (!(std::abs(a.spin) < 1))
       throw_input_error(file.path, "attribute spin", "must satisfy |spin| < 1");
+  }
+  if (h5::has_attribute(file, "path")) {
+    a.path = h5::read_string_attribute(file, "path");
+    a.path_frame = h5::read_int_attribute(file, "path_frame");
+    a.path_time = h5::read_double_attribute(file, "path_time");
+    if (a.path_frame < 0) throw_input_error(file.path, "attribute path_frame", "negative");
+    if (!std::isfinite(a.path_time))
+      throw_input_error(file.path, "attribute path_time", "must be finite");
   }
   a.width = h5::read_int_attribute(file, "width");
   a.height = h5::read_int_attribute(file, "height");

@@ -44,6 +44,11 @@ struct LensmapAttributes {
   // "static" is at rest in Boyer-Lindquist coordinates, "zamo" the zero-angular-momentum
   // observer, and observer_velocity is measured by the ZAMO.
   double spin = 0, inclination_deg = 90, spin_pa_deg = 0;
+  // Traced from a camera path (starlens-trace --path, docs/usage/animation.md): the path file's
+  // text, the frame and the camera's proper time there (M); written only when path is not empty.
+  std::string path;
+  std::int64_t path_frame = 0;
+  double path_time = 0;
   std::string projection;  // "pinhole" | "equirect" | "fisheye"
   double fov_deg = 0;
   std::int64_t width = 0, height = 0;

@@ -121,6 +121,11 @@ def read_lensmap(path):
         if attributes["spacetime"] == "kerr":
             for key in KERR_ATTRIBUTES:
                 attributes[key] = _hdf5.attribute(file, key, float)
+        # Maps traced from a camera path (docs/usage/animation.md).
+        if _hdf5.has_attribute(file, "path"):
+            attributes["path"] = _hdf5.attribute(file, "path", str)
+            attributes["path_frame"] = _hdf5.attribute(file, "path_frame", int)
+            attributes["path_time"] = _hdf5.attribute(file, "path_time", float)
         if attributes["width"] < 1 or attributes["height"] < 1:
             raise FormatError(name, "attribute width/height", "image size must be positive")
 

@@ -40,6 +40,12 @@ int run(int argc, char** argv) {
       throw_input_error("(arguments)", "--edges", "needs --png");
     return run_inspect(inspect);
   }
+  if (trace.frame && trace.path.empty())
+    throw_input_error("(arguments)", "--frame", "needs --path");
+  if (!trace.path.empty())
+    for (const std::string& flag : path_set_flags())
+      if (app.count(flag) > 0)
+        throw_input_error("(arguments)", flag, "not with --path (the path sets it)");
   return run_trace(trace, argc, argv);
 }
 

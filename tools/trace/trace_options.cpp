@@ -1,7 +1,9 @@
 #include "trace_options.h"
 
+#include <algorithm>
 #include <cmath>
 
+#include "animation/path_file.h"
 #include "core/cli_validators.h"
 #include "core/errors.h"
 #include "spacetime/kerr_zamo.h"
@@ -104,6 +106,56 @@ ObserverMotion resolve_motion(const TraceOptions& o, const Observer& obs, const 
 
 }  // namespace
 
+const std::vector<std::string>& path_set_flags() {
+  static const std::vector<std::string> flags = {
+      "--r-obs",     "--bh-l", "--bh-b",     "--bh-ra",    "--bh-dec",  "--look-dlon",
+      "--look-dlat", "--roll", "--observer", "--orbit-pa", "--velocity"};
+  return flags;
+}
+
+PathFrame apply_camera_path(TraceOptions& o) {
+  if (!o.frame) bad_flag("--frame", "required with --path");
+  if (o.spacetime != "schwarzschild")
+    bad_flag("--path", "camera paths are Schwarzschild worldlines (--spacetime schwarzschild)");
+  PathFrame out;
+  const animation::CameraPath path = animation::read_camera_path(o.path, &out.text);
+  const animation::CameraState s = animation::checked_sample(path, *o.frame, o.path);
+  out.frame = s.frame;
+  out.time = s.time;
+  // The hole seen from (r, theta, phi): the direction -e_r, at longitude phi + 180 and latitude
+  // theta - 90 of the path's frame. There the trace's sky frame has toward = -e_r,
+  // north = -e_theta and east = -e_phi (observer_motion.h's hole_frame).
+  const double lon = std::fmod(s.point.phi / kDegree + 180, 360);
+  const double hole_lon = lon < 0 ? lon + 360 : lon;
+  const double hole_lat = std::clamp(s.point.theta / kDegree - 90, -90.0, 90.0);
+  if (path.frame == "icrs") {
+    o.bh_ra = hole_lon;
+    o.bh_dec = hole_lat;
+  } else {
+    o.bh_l = hole_lon;
+    o.bh_b = hole_lat;
+  }
+  o.r_obs = s.point.r;
+  const Vec3& v = s.point.velocity;
+  if (v[0] != 0 || v[1] != 0 || v[2] != 0) {
+    o.observer = "velocity";
+    o.velocity = {-v[0], -v[1], -v[2]};
+  }
+  const animation::Orientation& look = s.orientation;
+  if (look.look_at) {
+    o.look_dlon = (*look.look_at)[0] - hole_lon;
+    o.look_dlat = (*look.look_at)[1] - hole_lat;
+  } else {
+    o.look_dlon = look.look_dlon;
+    o.look_dlat = look.look_dlat;
+  }
+  o.roll = std::remainder(look.roll, 360.0);
+  if (!(std::abs(hole_lat + o.look_dlat) <= 90))
+    throw_input_error(o.path, "look.dlat",
+                      "frame " + std::to_string(s.frame) + " looks past the pole");
+  return out;
+}
+
 void add_trace_flags(CLI::App& app, TraceOptions& o) {
   app.add_option("--spacetime", o.spacetime, "minkowski | schwarzschild | kerr")
       ->capture_default_str();
@@ -158,6 +210,10 @@ void add_trace_flags(CLI::App& app, TraceOptions& o) {
       ->capture_default_str();
   app.add_option("-o,--output", o.output, "Output lensmap.h5")
       ->check(output_name("HDF5", {".h5", ".hdf5"}));
+  app.add_option("--path", o.path,
+                 "Camera path file (JSON, docs/usage/animation.md): sets the observer, its motion "
+                 "and the look direction of --frame");
+  app.add_option("--frame", o.frame, "--path: the frame to trace, 0..frames-1");
 }
 
 TraceSetup resolve_trace_options(const TraceOptions& o) {

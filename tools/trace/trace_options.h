@@ -31,6 +31,9 @@ struct TraceOptions {
   double mesh_step = 4, mesh_tol = 0.01, mesh_max_source = 1;
   int mesh_max_depth = 12;
   std::string output;
+  // --path/--frame (docs/usage/animation.md): the camera of one frame of a path file.
+  std::string path;
+  std::optional<std::int64_t> frame;
   CommonOptions common;
 };
 
@@ -46,6 +49,18 @@ struct TraceSetup {
   MeshParameters mesh;
   LensmapAttributes attributes;  // everything but the counts
 };
+
+// The flags a camera path sets, refused alongside --path.
+const std::vector<std::string>& path_set_flags();
+// Reads --path and sets the observer and camera flags to --frame's camera (InputError naming
+// the path file and its field for a bad path, or the flag); the caller records the result in
+// the lens map's attributes.
+struct PathFrame {
+  std::string text;
+  std::int64_t frame = 0;
+  double time = 0;
+};
+PathFrame apply_camera_path(TraceOptions& options);
 
 // Checks the values and places hole and camera on the sky.
 TraceSetup resolve_trace_options(const TraceOptions& options);

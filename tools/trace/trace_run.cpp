@@ -115,9 +115,17 @@ void record_azimuth_series(Manifest& manifest, const Spacetime& spacetime) {
 
 }  // namespace
 
-int run_trace(const TraceOptions& options, int argc, char** argv) {
-  if (options.output.empty()) throw_input_error("(arguments)", "-o/--output", "required");
-  const TraceSetup setup = resolve_trace_options(options);
+int run_trace(const TraceOptions& given, int argc, char** argv) {
+  if (given.output.empty()) throw_input_error("(arguments)", "-o/--output", "required");
+  TraceOptions options = given;
+  PathFrame path;
+  if (!options.path.empty()) path = apply_camera_path(options);
+  TraceSetup setup = resolve_trace_options(options);
+  if (!options.path.empty()) {
+    setup.attributes.path = path.text;
+    setup.attributes.path_frame = path.frame;
+    setup.attributes.path_time = path.time;
+  }
   const auto spacetime = make_spacetime(options.spacetime, setup.observer, setup.ray_azimuth);
   const Camera camera(setup.axes, setup.projection, setup.fov_degrees, options.width,
                       options.height);
@@ -133,6 +141,11 @@ int run_trace(const TraceOptions& options, int argc, char** argv) {
   const int threads = apply_thread_count(options.common.threads);
   set_hash_threads(threads);
   record_parameters(manifest, setup, threads);
+  if (!options.path.empty()) {
+    manifest.add_input(options.path, "path");
+    manifest.parameters()["path_frame"] = path.frame;
+    manifest.parameters()["path_time"] = path.time;
+  }
   manifest.parameters()["output"] = options.output;
   manifest.exclude_from_digest("output");
 

@@ -271,3 +271,34 @@ TEST_CASE("lens-map attributes outside their documented ranges are refused, nami
   });
   CHECK(error == path + ": attribute r_obs: is an array of 3 values, expected a scalar");
 }
+
+TEST_CASE("a camera path's text, frame and time read back; a map without them has none") {
+  Folder folder;
+  LensmapAttributes attributes = sample_attributes();
+  // Longer than a short string, with the characters a JSON file has.
+  attributes.path = std::string(R"({"fps": 24, "frames": 240, "worldline": {"type": "orbit"}})") +
+                    "\n" + std::string(20000, ' ') + "\n";
+  attributes.path_frame = 17;
+  attributes.path_time = 11.77;
+  const fs::path path = folder.path / "path.h5";
+  write_lensmap(path, path.string(), attributes, sample_arrays());
+  {
+    const LensmapReader reader(path);
+    CHECK(reader.attributes().path == attributes.path);
+    CHECK(reader.attributes().path_frame == 17);
+    CHECK(reader.attributes().path_time == 11.77);
+    const LensmapReader plain(write_sample(folder.path, "plain.h5"));
+    CHECK(plain.attributes().path.empty());
+  }
+  {
+    EditableFile edit(path);
+    H5Adelete(edit.file.id(), "path_frame");
+    h5::write_attribute(edit.file, "path_frame", std::int64_t{-1});
+  }
+  try {
+    LensmapReader bad(path);
+    FAIL("a negative path_frame accepted");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()).find("attribute path_frame") != std::string::npos);
+  }
+}
