@@ -129,7 +129,8 @@ $(SL_OUT)/events.sle: $(SL_OUT)/lensmap.h5 $(CATALOG_H5) $(SL_OUT)/.params/produ
 	  -o $@ --force $(QUIET) $(sl_threads)
 
 $(SL_OUT)/$(SL_FRAME).exr $(SL_OUT)/$(SL_FRAME).png &: $(SL_OUT)/events.sle $(SL_OUT)/.params/splat $(SL_SPLAT_TOOL)
-	$(SL_SPLAT_TOOL) -i $< -o $(SL_OUT)/$(SL_FRAME).exr --png $(SL_OUT)/$(SL_FRAME).png $(sl_args_splat) \
+	$(SL_SPLAT_TOOL) -i $< -o $(SL_OUT)/$(SL_FRAME).exr --png $(SL_OUT)/$(SL_FRAME).png \
+	  --lensmap $(SL_OUT)/lensmap.h5 $(sl_args_splat) \
 	  --force $(QUIET) $(sl_threads)
 
 $(SL_OUT)/report.json: $(SL_OUT)/$(SL_FRAME).exr $(REFERENCE) $(BUDGET) $(SL_OUT)/.params/compare $(SL_COMPARE_TOOL)
@@ -173,6 +174,7 @@ endif
 
 $(SEQ_OUT)/%.exr $(SEQ_OUT)/%.png: $(SEQ_OUT)/%/events.sle $(SEQ_OUT)/exposure $(SL_OUT)/.params/seqsplat $(SL_SPLAT_TOOL)
 	$(SL_SPLAT_TOOL) -i $< -o $(SEQ_OUT)/$*.exr --png $(SEQ_OUT)/$*.png --frame-number $$(expr $* + 0) \
+	  --lensmap $(SEQ_OUT)/$*/lensmap.h5 \
 	  --exposure $$(cat $(SEQ_OUT)/exposure) $(sl_args_seqsplat) --force $(QUIET) $(sl_threads)
 
 # The movie, written under a temporary name and renamed when complete.
