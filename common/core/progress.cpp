@@ -50,8 +50,13 @@ void Progress::draw(bool final_line) {
     constexpr int kWidth = 30;
     const double fraction = done >= total_ ? 1.0 : static_cast<double>(done) / total_;
     const int filled = static_cast<int>(fraction * kWidth);
-    std::fprintf(stderr, "\r%s [%-*s] %5.1f%% %6.1fs %s\033[K", label_.c_str(), kWidth,
-                 std::string(filled, '#').c_str(), 100.0 * fraction, seconds, detail_.c_str());
+    // The time left at the rate so far; the final line gives the time taken.
+    char left[32] = "";
+    if (!final_line && fraction > 0 && fraction < 1)
+      std::snprintf(left, sizeof left, ", %.0fs left", seconds * (1 - fraction) / fraction);
+    std::fprintf(stderr, "\r%s [%-*s] %5.1f%% of %llu %6.1fs%s %s\033[K", label_.c_str(), kWidth,
+                 std::string(filled, '#').c_str(), 100.0 * fraction,
+                 static_cast<unsigned long long>(total_), seconds, left, detail_.c_str());
   } else {
     std::fprintf(stderr, "\r%s %llu %6.1fs %s\033[K", label_.c_str(),
                  static_cast<unsigned long long>(done), seconds, detail_.c_str());

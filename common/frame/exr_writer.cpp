@@ -19,8 +19,8 @@
 #include "core/errors.h"
 #include "core/output_set.h"
 #include "frame/exr_chunking.h"
-#include "frame/exr_layout.h"
 #include "frame/exr_failure.h"
+#include "frame/exr_layout.h"
 #include "frame/exr_metadata.h"
 #include "frame/frame_checks.h"
 #include "frame/frame_io.h"
@@ -101,7 +101,8 @@ Imf::FrameBuffer viewer_buffer(const Frame& frame, std::uint32_t first_row, std:
   return buffer;
 }
 
-void write_bands(const Frame& frame, const std::string& temp_path, const FrameMetadata& metadata) {
+void write_bands(const Frame& frame, const std::string& temp_path, const FrameMetadata& metadata,
+                 const RowsWritten& rows_written) {
   // ZIP compression of the (incompressible) exact words dominates writing: compress the
   // blocks on all cores; the bytes do not depend on the thread count.
   static const int threads = [] {
@@ -124,6 +125,7 @@ void write_bands(const Frame& frame, const std::string& temp_path, const FrameMe
     viewer_part.writePixels(int(rows));
     exact_part.setFrameBuffer(exact_buffer(frame, first, rows));
     exact_part.writePixels(int(rows));
+    if (rows_written) rows_written(rows);
   }
 }
 
@@ -152,7 +154,7 @@ void write_frame_exr(const Frame& frame, const std::filesystem::path& path, bool
 }
 
 void write_frame_exr(const Frame& frame, OutputSet& outputs, const std::filesystem::path& path,
-                     const FrameMetadata& metadata) {
+                     const FrameMetadata& metadata, const RowsWritten& rows_written) {
   const std::string name = path.string();
   require_pixels(frame, name);
   require_finite_non_negative(frame, name);
@@ -161,7 +163,7 @@ void write_frame_exr(const Frame& frame, OutputSet& outputs, const std::filesyst
     throw_input_error(name, "", "frame larger than OpenEXR's 2^31 - 1 pixels per side");
   const std::filesystem::path& temp = outputs.add(path);
   try {
-    write_bands(frame, temp.string(), metadata);
+    write_bands(frame, temp.string(), metadata, rows_written);
   } catch (const std::bad_alloc&) {
     throw;
   } catch (const std::exception& e) {

@@ -28,8 +28,9 @@ void write_keywords(FitsFile& file, const FrameMetadata& metadata) {
 }
 
 // Plane by plane, row by row from the bottom (FITS row 1 is the bottom of the picture).
-void write_planes(FitsFile& file, const Frame& frame) {
+void write_planes(FitsFile& file, const Frame& frame, const RowsWritten& rows_written) {
   std::vector<float> row(frame.width);
+  std::size_t rows_done = 0;
   for (long plane = 0; plane < long(kPlanes.size()); ++plane) {
     for (std::uint32_t fits_row = 1; fits_row <= frame.height; ++fits_row) {
       const std::uint32_t j = frame.height - fits_row;
@@ -41,6 +42,8 @@ void write_planes(FitsFile& file, const Frame& frame) {
       long first[3] = {1, long(fits_row), plane + 1};
       fits_write_pix(file.get(), TFLOAT, first, long(frame.width), row.data(), file.status());
       file.check();
+      // One frame row reported per row of every plane: the file's share of the frame.
+      if (rows_written && ++rows_done % kPlanes.size() == 0) rows_written(1);
     }
   }
 }
@@ -48,7 +51,7 @@ void write_planes(FitsFile& file, const Frame& frame) {
 }  // namespace
 
 void write_frame_fits(const Frame& frame, OutputSet& outputs, const std::filesystem::path& path,
-                      const FrameMetadata& metadata) {
+                      const FrameMetadata& metadata, const RowsWritten& rows_written) {
   const std::string name = path.string();
   require_pixels(frame, name);
   require_finite_non_negative(frame, name);
@@ -67,7 +70,7 @@ void write_frame_fits(const Frame& frame, OutputSet& outputs, const std::filesys
   file.check();
   file.write_cards(wcs_cards);
   write_keywords(file, metadata);
-  write_planes(file, frame);
+  write_planes(file, frame, rows_written);
   file.close();
 }
 

@@ -6,6 +6,7 @@
 
 #include "core/output_set.h"
 #include "frame/frame.h"
+#include "frame/frame_io.h"
 #include "frame/frame_metadata.h"
 
 namespace starlens {
@@ -14,6 +15,6 @@ namespace starlens {
 // camera (InputError naming the path otherwise, or when the camera's size is not the frame's);
 // refuses negative or non-finite values (RunFailure).
 void write_frame_fits(const Frame& frame, OutputSet& outputs, const std::filesystem::path& path,
-                      const FrameMetadata& metadata);
+                      const FrameMetadata& metadata, const RowsWritten& rows_written = {});
 
 }  // namespace starlens

@@ -4,6 +4,7 @@
 // channel as two UINT channels, ZIP compressed, with the metadata of frame_metadata.h as header
 // attributes; a tone-mapped sRGB PNG; a FITS cube with a celestial WCS (fits_writer.h).
 #include <filesystem>
+#include <functional>
 #include <string>
 
 #include "core/output_set.h"
@@ -19,9 +20,12 @@ constexpr int kFrameFormatVersion = 2;
 // finite or a camera whose size is not the frame's (InputError).
 void write_frame_exr(const Frame& frame, const std::filesystem::path& path, bool force,
                      const FrameMetadata& metadata);
+// Called with the number of rows just written, as a writer goes (a progress bar's feed).
+using RowsWritten = std::function<void(std::uint32_t rows)>;
+
 // The same as an output of `outputs` (added to it if it is not yet), visible at its commit.
 void write_frame_exr(const Frame& frame, OutputSet& outputs, const std::filesystem::path& path,
-                     const FrameMetadata& metadata);
+                     const FrameMetadata& metadata, const RowsWritten& rows_written = {});
 // Only a run digest (exposure 1: the viewer values are the exact ones rounded to float).
 inline void write_frame_exr(const Frame& frame, const std::filesystem::path& path, bool force,
                             const std::string& run_digest) {

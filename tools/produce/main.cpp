@@ -114,7 +114,9 @@ int run_produce(const ProduceOptions& options, int argc, char** argv) {
   std::optional<TriangleIndex> index;
   {
     ScopedPhase phase(times, "query");
-    index.emplace(mesh, store->order());
+    IndexSettings index_settings;
+    index_settings.quiet = options.common.quiet;
+    index.emplace(mesh, store->order(), index_settings);
   }
   // The index holds what the run needs of the mesh; keep only its description.
   LensMesh description;

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "catalog/sky_cells.h"
+#include "core/progress.h"
 #include "planar_bins.h"
 #include "triangle_groups.h"
 
@@ -129,10 +130,14 @@ TriangleIndex::TriangleIndex(const LensMesh& mesh, int catalogue_order,
   end_phase("group_grids");
   const catalog::SkyCells sky(order_);
   std::vector<std::vector<std::uint64_t>> cells_of_group(groups.size());
+  Progress querying("produce index: cells of the triangle groups", groups.size(), settings.quiet);
 #pragma omp parallel for schedule(dynamic, 16)
-  for (std::size_t g = 0; g < groups.size(); ++g)
+  for (std::size_t g = 0; g < groups.size(); ++g) {
     cells_of_group[g] = sky.cells_in_disc(
         groups[g].cap.centre, std::min(groups[g].cap.radius + kPlanarPadding, std::numbers::pi));
+    querying.advance();
+  }
+  querying.finish();
   groups = {};
   // Every (cell, group) pair as one key, cell above group, sorted: filled and sorted on all
   // threads (there are tens of millions at the catalogue orders of large stores).
@@ -166,10 +171,14 @@ TriangleIndex::TriangleIndex(const LensMesh& mesh, int catalogue_order,
   end_phase("cell_query");
   // Each cell's grid of groups, then all appended in cell order.
   std::vector<CellBuild> built(cells_.size());
+  Progress gridding("produce index: cell grids", cells_.size(), settings.quiet);
 #pragma omp parallel for schedule(dynamic, 4)
-  for (std::size_t c = 0; c < cells_.size(); ++c)
+  for (std::size_t c = 0; c < cells_.size(); ++c) {
     built[c] = build_cell(cells_[c], group_of_pair.data() + first_pair[c],
                           first_pair[c + 1] - first_pair[c], group_bounds);
+    gridding.advance();
+  }
+  gridding.finish();
   // Appended in cell order, each cell's part of every array at its offset: the offsets by a
   // prefix sum, the copies on all threads.
   struct Offsets {

@@ -31,6 +31,7 @@ namespace starlens::produce {
 struct IndexSettings {
   double tile_pixels = 64;       // side of the first image tiles of the groups
   double max_cap_radius = 0.07;  // rad (4 degrees): groups with wider source caps are split
+  bool quiet = true;             // no progress bars for the cell query and the cell grids
 };
 
 struct IndexStatistics {
