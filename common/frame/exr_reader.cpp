@@ -80,6 +80,89 @@ void require_viewer_channels(const Imf::Header& header, const std::string& path)
   }
 }
 
+// OpenEXR reads every header attribute into memory of the size the attribute declares, before
+// it judges the value: an unknown attribute declaring 1.75 GB in a small file was allocated
+// whole. So the headers are walked here first (the file layout of OpenEXR's documentation: magic,
+// version and flags, then per part `name\0 type\0 int32 size, value` until an empty name, the
+// parts' list ended by an empty header when the multi-part flag is set). An attribute larger
+// than what is left of the file, or than kMaxExrAttributeBytes, is refused by name.
+constexpr std::int64_t kMaxExrAttributeBytes = std::int64_t{16} << 20;
+constexpr std::uint32_t kExrLongNamesFlag = 0x400;
+constexpr std::uint32_t kExrMultiPartFlag = 0x1000;
+
+// An attribute name as a message may quote it: bytes outside printable ASCII as \xNN.
+std::string printable_name(const std::string& name) {
+  std::string text;
+  for (const char c : name) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 && byte < 0x7f && byte != '\\') {
+      text.push_back(c);
+    } else {
+      static constexpr char kHex[] = "0123456789abcdef";
+      text.append("\\x").push_back(kHex[byte >> 4]);
+      text.push_back(kHex[byte & 15]);
+    }
+  }
+  return text;
+}
+
+// A NUL-terminated name of at most `longest` characters, or throws naming `what`.
+std::string read_exr_name(std::ifstream& in, const std::string& path, const std::string& what,
+                          std::size_t longest) {
+  std::string name;
+  for (char c; in.get(c);) {
+    if (c == '\0') return name;
+    if (name.size() == longest)
+      throw_input_error(path, "header",
+                        what + " longer than " + std::to_string(longest) + " characters");
+    name.push_back(c);
+  }
+  throw_input_error(path, "header", "truncated in " + what);
+}
+
+void require_bounded_attributes(std::ifstream& in, const std::string& path) {
+  std::error_code error;
+  const auto file_size = static_cast<std::int64_t>(std::filesystem::file_size(path, error));
+  if (error) throw_input_error(path, "", "cannot be sized: " + error.message());
+  unsigned char version_bytes[4] = {};
+  in.read(reinterpret_cast<char*>(version_bytes), 4);
+  if (in.gcount() < 4) throw_input_error(path, "header", "truncated in the version field");
+  const std::uint32_t version = std::uint32_t{version_bytes[0]} | version_bytes[1] << 8 |
+                                version_bytes[2] << 16 | std::uint32_t{version_bytes[3]} << 24;
+  const std::size_t longest = (version & kExrLongNamesFlag) ? 255 : 31;
+  const bool multi_part = (version & kExrMultiPartFlag) != 0;
+  for (int part = 0;; ++part) {
+    const std::string prefix = multi_part ? "part " + std::to_string(part) + " " : "";
+    for (int index = 0;; ++index) {
+      const std::string name = read_exr_name(in, path, prefix + "attribute name", longest);
+      if (name.empty()) {
+        if (index == 0 && multi_part && part > 0) return;  // the empty header ending the list
+        break;
+      }
+      const std::string field = prefix + "attribute " + printable_name(name);
+      read_exr_name(in, path, field + " type name", longest);
+      unsigned char size_bytes[4] = {};
+      in.read(reinterpret_cast<char*>(size_bytes), 4);
+      if (in.gcount() < 4) throw_input_error(path, field, "truncated in its size");
+      const auto size =
+          static_cast<std::int32_t>(std::uint32_t{size_bytes[0]} | size_bytes[1] << 8 |
+                                    size_bytes[2] << 16 | std::uint32_t{size_bytes[3]} << 24);
+      const std::int64_t left = file_size - static_cast<std::int64_t>(in.tellg());
+      if (size < 0) throw_input_error(path, field, "negative size " + std::to_string(size));
+      if (size > left)
+        throw_input_error(path, field,
+                          "declares " + std::to_string(size) + " bytes, " + std::to_string(left) +
+                              " are left in the file");
+      if (size > kMaxExrAttributeBytes)
+        throw_input_error(path, field,
+                          "declares " + std::to_string(size) + " bytes, more than an attribute " +
+                              "may have (" + std::to_string(kMaxExrAttributeBytes) + ")");
+      in.seekg(size, std::ios::cur);
+    }
+    if (!multi_part) return;
+  }
+}
+
 // Opening errors as one clear reason each, before OpenEXR's own messages.
 void require_openable_exr(const std::string& path) {
   std::error_code error;
@@ -92,6 +175,7 @@ void require_openable_exr(const std::string& path) {
   const unsigned char exr_magic[4] = {0x76, 0x2f, 0x31, 0x01};
   if (probe.gcount() < 4 || std::memcmp(magic, exr_magic, 4) != 0)
     throw_input_error(path, "", "not an OpenEXR file (wrong magic number)");
+  require_bounded_attributes(probe, path);
 }
 
 }  // namespace
