@@ -336,6 +336,30 @@ TEST_CASE("an attribute declaring more bytes than the file holds or than the bou
                                          "bytes, more than an attribute may have (16777216)")
                            .c_str(),
                        InputError);
+  // A known type whose declared size is not what OpenEXR reads for it: OpenEXR would read the
+  // rest of the header out of step (a channel list up to its empty name, a box as 16 bytes).
+  const auto resized = [&](const std::string& name_and_type, int delta) {
+    std::string changed = bytes;
+    const std::size_t at = changed.find(name_and_type);
+    REQUIRE(at != std::string::npos);
+    changed[at + name_and_type.size()] =
+        static_cast<char>(changed[at + name_and_type.size()] + delta);
+    return changed;
+  };
+  const auto channels = folder / "channels.exr";
+  write_bytes(channels, resized(std::string("channels") + '\0' + "chlist" + '\0', 4));
+  CHECK_THROWS_WITH_AS(read_frame_exr(channels),
+                       (channels.string() + ": part 0 attribute channels: of type chlist: the "
+                                            "channel list ends before its declared size")
+                           .c_str(),
+                       InputError);
+  const auto window = folder / "window.exr";
+  write_bytes(window, resized(std::string("dataWindow") + '\0' + "box2i" + '\0', -12));
+  CHECK_THROWS_WITH_AS(read_frame_exr(window),
+                       (window.string() + ": part 0 attribute dataWindow: of type box2i: declares "
+                                          "4 bytes, the type holds 16")
+                           .c_str(),
+                       InputError);
   // The same attribute of a sensible size passes the walk (the file, its chunk offsets now 20
   // bytes off, may then fail on its pixels, as any corrupt file does).
   const auto small = folder / "small.exr";
