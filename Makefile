@@ -57,7 +57,8 @@ demo: deps $(BUILD)/build.ninja
 	@bash scripts/demo.sh $(BUILD) out
 
 # The whole suite, warnings as errors, under AddressSanitizer and UBSan; then the GPU
-# backend compiled (not run: CI has no GPU) for NVIDIA with nvcc and for AMD with hipcc.
+# backend compiled (not run: CI has no GPU) for NVIDIA with nvcc and for AMD with hipcc; then
+# every parser's fuzz harness for FUZZ_SECONDS (fuzz-smoke). Any failure fails the target.
 test: deps
 	@[ -f $(TEST_BUILD)/build.ninja ] || meson setup $(TEST_BUILD) --buildtype=plain -Doptimization=1 \
 	  -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false
@@ -67,6 +68,7 @@ test: deps
 	  meson test -C $(TEST_BUILD) --print-errorlogs --num-processes $(JOBS) || status=$$?
 	$(MAKE) --no-print-directory check-gpu-compile || status=1
 	python3 scripts/test_summary.py $(TEST_BUILD)/meson-logs/testlog.json
+	$(MAKE) --no-print-directory fuzz-smoke || status=1
 	exit $$status
 
 check-gpu-compile: deps
@@ -74,7 +76,6 @@ check-gpu-compile: deps
 
 # Every parser's libFuzzer harness (fuzz/, clang with ASan and UBSan) for FUZZ_SECONDS each on
 # seeds that the sanitizer build's tools make; any finding fails. Needs $(TEST_BUILD)'s tools.
-# Not part of `make test` while four harnesses still find faults (docs/reliability.md).
 fuzz-smoke: deps
 	@[ -f $(FUZZ_BUILD)/build.ninja ] || CC=clang CXX=clang++ meson setup $(FUZZ_BUILD) \
 	  --buildtype=plain -Doptimization=1 -Db_sanitize=address,undefined -Db_lundef=false -Dfuzz=true

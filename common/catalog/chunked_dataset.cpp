@@ -19,9 +19,9 @@ h5::Handle untimed_creation_properties(hid_t property_class) {
 h5::File create_reproducible_file(const std::string& path, const std::string& display_path) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // failures are reported by the caller
   h5::Handle file_properties = untimed_creation_properties(H5P_FILE_CREATE);
-  h5::File file{
-      h5::Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, file_properties.get(), H5P_DEFAULT)),
-      display_path};
+  h5::File file{h5::Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, file_properties.get(),
+                                     h5::checksummed_access_properties().get())),
+                display_path};
   if (!file.handle.valid())
     throw_run_failure(display_path, hdf5_failure("cannot create HDF5 file"));
   return file;

@@ -1,6 +1,9 @@
 #include "core/hdf5_file.h"
 
+#include <array>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 
 #include "core/errors.h"
 #include "core/input_file.h"
@@ -32,7 +35,107 @@ void silence_hdf5_errors() {
   throw_input_error(file.path, object, why);
 }
 
+// Bob Jenkins' lookup3 hash (hashlittle, initial value 0), the checksum HDF5 stores after every
+// metadata block of the 1.8 and later formats (superblock 2 and 3, object header 2, v2 B-trees,
+// fractal heaps, chunk indexes).
+std::uint32_t rotate(std::uint32_t x, int k) {
+  return (x << k) | (x >> (32 - k));
+}
+
+std::uint32_t lookup3(const unsigned char* key, std::size_t length) {
+  std::uint32_t a = 0xdeadbeef + static_cast<std::uint32_t>(length);
+  std::uint32_t b = a, c = a;
+  const auto word = [](const unsigned char* k, std::size_t available) {
+    std::uint32_t value = 0;
+    for (std::size_t i = 0; i < std::min<std::size_t>(available, 4); ++i)
+      value |= std::uint32_t{k[i]} << (8 * i);
+    return value;
+  };
+  while (length > 12) {
+    a += word(key, 4);
+    b += word(key + 4, 4);
+    c += word(key + 8, 4);
+    a -= c, a ^= rotate(c, 4), c += b;
+    b -= a, b ^= rotate(a, 6), a += c;
+    c -= b, c ^= rotate(b, 8), b += a;
+    a -= c, a ^= rotate(c, 16), c += b;
+    b -= a, b ^= rotate(a, 19), a += c;
+    c -= b, c ^= rotate(b, 4), b += a;
+    length -= 12;
+    key += 12;
+  }
+  if (length == 0) return c;
+  // The last 1..12 bytes, zero-padded (hashlittle's byte-wise tail).
+  a += word(key, length);
+  if (length > 4) b += word(key + 4, length - 4);
+  if (length > 8) c += word(key + 8, length - 8);
+  c ^= b, c -= rotate(b, 14);
+  a ^= c, a -= rotate(c, 11);
+  b ^= a, b -= rotate(a, 25);
+  c ^= b, c -= rotate(b, 16);
+  a ^= c, a -= rotate(c, 4);
+  b ^= a, b -= rotate(a, 14);
+  c ^= b, c -= rotate(b, 24);
+  return c;
+}
+
+std::uint64_t little_endian(const unsigned char* bytes, std::size_t size) {
+  std::uint64_t value = 0;
+  for (std::size_t i = 0; i < size; ++i) value |= std::uint64_t{bytes[i]} << (8 * i);
+  return value;
+}
+
 }  // namespace
+
+Handle checksummed_access_properties() {
+  Handle properties(H5Pcreate(H5P_FILE_ACCESS));
+  if (!properties.valid() ||
+      H5Pset_libver_bounds(properties.get(), H5F_LIBVER_V110, H5F_LIBVER_V110) < 0)
+    throw_run_failure("HDF5", "cannot set the file format bounds");
+  return properties;
+}
+
+void require_checksummed_superblock(const std::string& path) {
+  require_input_file(path);
+  static constexpr unsigned char kSignature[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+  std::ifstream in(path, std::ios::binary);
+  // Signature, version, 3 sizes and flags, 4 addresses of at most 8 bytes, the checksum.
+  std::array<unsigned char, 8 + 4 + 4 * 8 + 4> block{};
+  in.read(reinterpret_cast<char*>(block.data()), block.size());
+  const auto have = static_cast<std::size_t>(in.gcount());
+  if (have < 12 || std::memcmp(block.data(), kSignature, 8) != 0)
+    throw_input_error(path, "superblock", "not an HDF5 file (no signature at offset 0)");
+  const unsigned version = block[8];
+  if (version < 2)
+    throw_input_error(path, "superblock",
+                      "version " + std::to_string(version) +
+                          ": its metadata carries no checksums (files are read from superblock "
+                          "version 2 on, as this program writes them)");
+  if (version > 3)
+    throw_input_error(path, "superblock",
+                      "version " + std::to_string(version) + " is not known (2 or 3 are read)");
+  const std::size_t offset_size = block[9];
+  if (offset_size != 2 && offset_size != 4 && offset_size != 8)
+    throw_input_error(path, "superblock",
+                      "size of offsets " + std::to_string(offset_size) + " is not 2, 4 or 8");
+  const std::size_t checked = 12 + 4 * offset_size;
+  if (have < checked + 4) throw_input_error(path, "superblock", "truncated");
+  const std::uint32_t stored = static_cast<std::uint32_t>(little_endian(&block[checked], 4));
+  if (lookup3(block.data(), checked) != stored)
+    throw_input_error(path, "superblock", "checksum mismatch (corrupt file)");
+  const std::uint64_t base = little_endian(&block[12], offset_size);
+  const std::uint64_t end = little_endian(&block[12 + 2 * offset_size], offset_size);
+  if (base != 0)
+    throw_input_error(path, "superblock", "base address " + std::to_string(base) + " is not 0");
+  std::error_code error;
+  const std::uint64_t size = std::filesystem::file_size(path, error);
+  if (!error && end > size)
+    throw_input_error(path, "superblock",
+                      "truncated: end of file address " + std::to_string(end) + ", file of " +
+                          std::to_string(size) + " bytes");
+}
+
+namespace {}  // namespace
 
 Handle& Handle::operator=(Handle&& other) noexcept {
   if (this != &other) {
@@ -75,14 +178,16 @@ void Handle::close() {
 
 File create_file(const std::string& path, const std::string& display_path) {
   silence_hdf5_errors();
-  File file{Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)), display_path};
+  File file{Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT,
+                             checksummed_access_properties().get())),
+            display_path};
   if (!file.handle.valid()) throw_run_failure(display_path, "cannot create HDF5 file");
   return file;
 }
 
 File open_file(const std::string& path) {
   silence_hdf5_errors();
-  require_input_file(path);
+  require_checksummed_superblock(path);
   if (H5Fis_hdf5(path.c_str()) <= 0)
     throw_input_error(path, "", "not an HDF5 file (or truncated/corrupt)");
   File file{Handle(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT)), path};

@@ -34,6 +34,14 @@ struct File {
   hid_t id() const { return handle.get(); }
 };
 
+// File access properties for every file the tools write: format bounds of HDF5 1.10 (superblock
+// version 3, version 2 object headers, checksummed B-trees, heaps and chunk indexes), so that
+// libhdf5 verifies every metadata block's checksum before it parses it.
+Handle checksummed_access_properties();
+// Refuses (InputError naming `path`) a file whose metadata is not checksummed or is truncated:
+// the superblock must be at offset 0, of version 2 or 3, its checksum must match and the end of
+// file address it records must not lie past the file's size. Run before libhdf5 sees the file.
+void require_checksummed_superblock(const std::string& path);
 // Creates (truncating) a file for writing; throws RunFailure.
 File create_file(const std::string& path, const std::string& display_path);
 // Opens read-only; throws InputError when missing, not HDF5 or corrupt.

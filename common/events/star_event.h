@@ -19,10 +19,11 @@ struct StarEvent {
 };
 static_assert(sizeof(StarEvent) == 56, "event records are seven float64");
 
-// Most weights a phase cache ((2Rc+1)^2 (P+1)^2 doubles) may hold: 2^28 doubles, 2 GiB. Far
-// above any useful model (the default needs 0.7 MB), low enough that a corrupt cache radius or
-// phase count in a stream header is refused instead of exhausting memory.
-inline constexpr double kMaxPhaseCacheWeights = 268435456.0;
+// Most weights a phase cache ((2Rc+1)^2 (P+1)^2 doubles) may hold: 2^22 doubles, 32 MiB. Far
+// above any useful model (the default needs 0.7 MB; Rc = 64 px with P = 14, 30 MB, still fits),
+// low enough that a corrupt cache radius or phase count in a stream header is refused instead of
+// allocating and integrating hundreds of MB of weights.
+inline constexpr double kMaxPhaseCacheWeights = 4194304.0;
 
 // The PSF model and its class thresholds (docs/design.md section 5), carried in the stream header.
 struct PsfModel {

@@ -153,7 +153,7 @@ void validate_stream_header(const StreamHeader& header, const std::string& file)
   require(window * window * phase_side * phase_side <= kMaxPhaseCacheWeights, file,
           "cache radius and phases",
           "a phase cache of radius " + std::to_string(psf.cache_radius) + " px and " +
-              std::to_string(psf.phases) + " phases would exceed 2 GiB (2^28 weights)");
+              std::to_string(psf.phases) + " phases would exceed 32 MiB (2^22 weights)");
   require(psf.min_y >= 0, file, "min_y", "must be >= 0 (got " + format_number(psf.min_y) + ")");
   require(psf.relative_tail > 0, file, "relative_tail",
           "must be > 0 (got " + format_number(psf.relative_tail) + ")");

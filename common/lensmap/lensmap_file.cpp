@@ -259,9 +259,9 @@ LensmapWriter::LensmapWriter(const std::filesystem::path& path, const std::strin
                              std::uint64_t vertex_count, std::uint64_t triangle_count) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   const h5::Handle file_properties = untimed(H5P_FILE_CREATE);
-  file_ = h5::File{
-      h5::Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, file_properties.get(), H5P_DEFAULT)),
-      display_path};
+  file_ = h5::File{h5::Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, file_properties.get(),
+                                        h5::checksummed_access_properties().get())),
+                   display_path};
   if (!file_.handle.valid())
     throw_run_failure(display_path, hdf5_failure("cannot create HDF5 file"));
   const std::uint64_t n = vertex_count, m = triangle_count;

@@ -17,7 +17,7 @@ PhaseCache::PhaseCache(const PsfModel& model) : radius_(model.cache_radius), pha
   if (window * window * phase_count > kMaxPhaseCacheWeights) {
     throw_input_error("PSF model", "cache radius and phases",
                       "a phase cache of " + std::to_string(radius_) + " px radius and " +
-                          std::to_string(phases_) + " phases would exceed 2 GiB");
+                          std::to_string(phases_) + " phases would exceed 32 MiB (2^22 weights)");
   }
   const Moffat psf = moffat_from_fwhm(model.fwhm, model.beta);
   weights_.resize(static_cast<std::size_t>(window * window * phase_count));

@@ -252,6 +252,28 @@ TEST_CASE("store: damaged or foreign stores are rejected naming the file and the
   path = copy();
   set_attribute(path, "healpix_scheme", std::string("RING"));
   expect_rejected(path, "healpix_scheme");
+  // A store in libhdf5's default format (superblock 0, no metadata checksums), as written
+  // before: refused by name before libhdf5 parses it.
+  path = scratch / "unchecksummed.h5";
+  {
+    h5::File file{h5::Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)),
+                  path.string()};
+    h5::write_attribute(file, "format", std::string("starlens-catalog"));
+  }
+  expect_rejected(path, "superblock: version 0: its metadata carries no checksums");
+  // Every object header of a store carries a checksum: one changed byte in the first header
+  // after the superblock is refused, not decoded.
+  path = copy();
+  {
+    std::fstream file(path, std::ios::binary | std::ios::in | std::ios::out);
+    std::string bytes(std::filesystem::file_size(path), '\0');
+    file.read(bytes.data(), std::streamsize(bytes.size()));
+    const std::size_t header = bytes.find("OHDR");
+    REQUIRE(header != std::string::npos);
+    file.seekp(std::streamoff(header + 12));
+    file.put(static_cast<char>(bytes[header + 12] ^ 0x40));
+  }
+  expect_rejected(path, "");
   // Values no star can have: found when the rows are read.
   for (const char* dataset : {"/stars/flux", "/stars/ra_dec"}) {
     path = copy();

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <vector>
@@ -121,4 +122,104 @@ TEST_CASE("a folder, a device or an empty file is reported as what it is") {
   CHECK(error_of(empty) == empty + ": is empty");
   const std::string missing = (folder.path / "missing.h5").string();
   CHECK(error_of(missing) == missing + ": no such file");
+}
+
+namespace {
+
+std::vector<char> file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_bytes(const std::string& path, const std::vector<char>& bytes) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc).write(bytes.data(), bytes.size());
+}
+
+// Replaces every occurrence (the dataspace's size and maximum size) of the 8-byte
+// little-endian `from` by `to`.
+void patch_u64(std::vector<char>& bytes, std::uint64_t from, std::uint64_t to) {
+  char pattern[8], replacement[8];
+  for (int i = 0; i < 8; ++i) {
+    pattern[i] = static_cast<char>(from >> (8 * i));
+    replacement[i] = static_cast<char>(to >> (8 * i));
+  }
+  int found = 0;
+  for (auto at = std::search(bytes.begin(), bytes.end(), pattern, pattern + 8); at != bytes.end();
+       at = std::search(at + 8, bytes.end(), pattern, pattern + 8), ++found)
+    std::copy(replacement, replacement + 8, at);
+  REQUIRE(found >= 1);
+  REQUIRE(found <= 2);
+}
+
+// A root attribute of 23,130 bytes whose dataspace is then patched to declare 2^40 more values:
+// libhdf5 allocates and copies what the dataspace declares when it decodes the attribute
+// message (H5Aexists, opening the file), which in a file without checksums it does unchecked.
+void write_inflated_attribute(const std::string& path, hid_t access) {
+  {
+    h5::File file{h5::Handle(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access)), path};
+    REQUIRE(file.handle.valid());
+    write_array_attribute(file, "format_version", H5T_NATIVE_UINT8, 0x5a5a);
+  }
+  std::vector<char> bytes = file_bytes(path);
+  patch_u64(bytes, 0x5a5a, 0x5a5a + (std::uint64_t{1} << 40));
+  write_bytes(path, bytes);
+}
+
+}  // namespace
+
+TEST_CASE("files are written with checksummed metadata and read only so") {
+  Folder folder;
+  const std::string path = (folder.path / "new.h5").string();
+  { const h5::File file = h5::create_file(path, path); }
+  const std::vector<char> bytes = file_bytes(path);
+  REQUIRE(bytes.size() > 9);
+  CHECK(bytes[8] >= 2);  // superblock version 2 or 3: every metadata block has a checksum
+  CHECK_NOTHROW(h5::open_file(path));
+
+  // The format libhdf5 writes by default (superblock 0, object headers without checksums), as
+  // this program wrote before: refused by name, before libhdf5 parses any of it.
+  const std::string old = (folder.path / "old.h5").string();
+  {
+    h5::File file{h5::Handle(H5Fcreate(old.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)), old};
+  }
+  CHECK(input_error([&] { h5::open_file(old); }) ==
+        old +
+            ": superblock: version 0: its metadata carries no checksums (files are read from "
+            "superblock version 2 on, as this program writes them)");
+
+  // One flipped bit of the superblock, and a truncated file.
+  std::vector<char> flipped = bytes;
+  flipped[20] ^= 0x10;
+  const std::string corrupt = (folder.path / "corrupt.h5").string();
+  write_bytes(corrupt, flipped);
+  CHECK(input_error([&] { h5::open_file(corrupt); }) ==
+        corrupt + ": superblock: checksum mismatch (corrupt file)");
+  const std::string truncated = (folder.path / "truncated.h5").string();
+  write_bytes(truncated, std::vector<char>(bytes.begin(), bytes.end() - 1));
+  CHECK(input_error([&] { h5::open_file(truncated); }) ==
+        truncated + ": superblock: truncated: end of file address " + std::to_string(bytes.size()) +
+            ", file of " + std::to_string(bytes.size() - 1) + " bytes");
+  const std::string other = (folder.path / "other.h5").string();
+  write_bytes(other, std::vector<char>(64, 'x'));
+  CHECK(input_error([&] { h5::open_file(other); }) ==
+        other + ": superblock: not an HDF5 file (no signature at offset 0)");
+}
+
+TEST_CASE("a corrupt attribute message is refused, not decoded into a huge allocation") {
+  Folder folder;
+  // Written as this program writes: the corrupt object header fails its checksum.
+  const std::string checked = (folder.path / "checked.h5").string();
+  write_inflated_attribute(checked, h5::checksummed_access_properties().get());
+  const std::string error = input_error([&] {
+    const h5::File file = h5::open_file(checked);
+    h5::read_int_attribute(file, "format_version");
+  });
+  CHECK_MESSAGE(error.starts_with(checked + ": "), error);
+  // The default format: libhdf5 1.10.8 would allocate 8 TiB and read past the message (a
+  // sanitizer abort); the file is refused before libhdf5 opens it.
+  const std::string unchecked = (folder.path / "unchecked.h5").string();
+  write_inflated_attribute(unchecked, H5P_DEFAULT);
+  CHECK(input_error([&] {
+          h5::open_file(unchecked);
+        }).starts_with(unchecked + ": superblock: version 0: "));
 }

@@ -172,7 +172,20 @@ TEST_CASE("header fields out of range") {
   h.psf.cache_radius = 100000;
   CHECK(with_header(h) == name +
                               ": header: cache radius and phases: a phase cache of radius 100000 "
-                              "px and 6 phases would exceed 2 GiB (2^28 weights)");
+                              "px and 6 phases would exceed 32 MiB (2^22 weights)");
+  // Within the earlier bound of 2^28 weights, a cache of 36 M weights (288 MB, and as many
+  // pixel integrals) that no frame needs: refused before splat builds it.
+  h = sample_header();
+  h.psf.cache_radius = 500;
+  h.psf.phases = 5;
+  CHECK(with_header(h) == name +
+                              ": header: cache radius and phases: a phase cache of radius 500 "
+                              "px and 5 phases would exceed 32 MiB (2^22 weights)");
+  // The largest documented use fits: Rc = 64 px, P = 14 (3.7 M weights).
+  h = sample_header();
+  h.psf.cache_radius = 64;
+  h.psf.phases = 14;
+  CHECK(with_header(h) == "(no InputError)");
   h = sample_header();
   h.psf.phases = 2147483647;
   CHECK(with_header(h).find(name + ": header: cache radius and phases: ") == 0);

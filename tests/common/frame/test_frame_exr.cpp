@@ -296,3 +296,80 @@ TEST_CASE("a newer format version is refused") {
                        doctest::Contains("starlensFormatVersion"), InputError);
   fs::remove_all(folder);
 }
+
+TEST_CASE("an attribute declaring more bytes than the file holds or than the bound is refused") {
+  const auto folder = fresh_folder("exr_attribute_size");
+  const auto whole = folder / "whole.exr";
+  write_frame_exr(field_frame(16, 8, 5), whole, false, "t");
+  const std::string bytes = file_bytes(whole);
+  // An attribute of a type OpenEXR does not know, first in part 0's header (after the magic
+  // number and the version field): OpenEXR allocated the declared size whole (1.75 GB here)
+  // before reading the value.
+  const auto with_attribute = [&](std::int32_t declared, std::size_t stored) {
+    std::string attribute = std::string("starlensJunk") + '\0' + "bogus" + '\0';
+    for (int i = 0; i < 4; ++i) attribute.push_back(static_cast<char>(declared >> (8 * i)));
+    attribute.append(stored, 'x');
+    return bytes.substr(0, 8) + attribute + bytes.substr(8);
+  };
+  const auto huge = folder / "huge.exr";
+  write_bytes(huge, with_attribute(1750000000, 8));
+  const std::string left = std::to_string(bytes.size());  // after the size field
+  CHECK_THROWS_WITH_AS(read_frame_exr(huge),
+                       (huge.string() +
+                        ": part 0 attribute starlensJunk: declares 1750000000 "
+                        "bytes, " +
+                        left + " are left in the file")
+                           .c_str(),
+                       InputError);
+  const auto negative = folder / "negative.exr";
+  write_bytes(negative, with_attribute(-5, 8));
+  CHECK_THROWS_WITH_AS(
+      read_frame_exr(negative),
+      (negative.string() + ": part 0 attribute starlensJunk: negative size -5").c_str(),
+      InputError);
+  // Within the file but above the bound every attribute is held to.
+  const std::int32_t above = (16 << 20) + 1;
+  const auto large = folder / "large.exr";
+  write_bytes(large, with_attribute(above, std::size_t(above)));
+  CHECK_THROWS_WITH_AS(read_frame_exr(large),
+                       (large.string() + ": part 0 attribute starlensJunk: declares 16777217 "
+                                         "bytes, more than an attribute may have (16777216)")
+                           .c_str(),
+                       InputError);
+  // A known type whose declared size is not what OpenEXR reads for it: OpenEXR would read the
+  // rest of the header out of step (a channel list up to its empty name, a box as 16 bytes).
+  const auto resized = [&](const std::string& name_and_type, int delta) {
+    std::string changed = bytes;
+    const std::size_t at = changed.find(name_and_type);
+    REQUIRE(at != std::string::npos);
+    changed[at + name_and_type.size()] =
+        static_cast<char>(changed[at + name_and_type.size()] + delta);
+    return changed;
+  };
+  const auto channels = folder / "channels.exr";
+  write_bytes(channels, resized(std::string("channels") + '\0' + "chlist" + '\0', 4));
+  CHECK_THROWS_WITH_AS(read_frame_exr(channels),
+                       (channels.string() + ": part 0 attribute channels: of type chlist: the "
+                                            "channel list ends before its declared size")
+                           .c_str(),
+                       InputError);
+  const auto window = folder / "window.exr";
+  write_bytes(window, resized(std::string("dataWindow") + '\0' + "box2i" + '\0', -12));
+  CHECK_THROWS_WITH_AS(read_frame_exr(window),
+                       (window.string() + ": part 0 attribute dataWindow: of type box2i: declares "
+                                          "4 bytes, the type holds 16")
+                           .c_str(),
+                       InputError);
+  // The same attribute of a sensible size passes the walk (the file, its chunk offsets now 20
+  // bytes off, may then fail on its pixels, as any corrupt file does).
+  const auto small = folder / "small.exr";
+  write_bytes(small, with_attribute(8, 8));
+  std::string message;
+  try {
+    read_frame_exr(small);
+  } catch (const InputError& e) {
+    message = e.what();
+  }
+  CHECK_MESSAGE(message.find("starlensJunk") == std::string::npos, message);
+  fs::remove_all(folder);
+}

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <vector>
 
 #include "core/errors.h"
 #include "core/hdf5_file.h"
@@ -202,6 +203,42 @@ TEST_CASE("bad lens map files are refused, naming file and object") {
     h5::write_dataset(edit.file, "/vertices/status", H5T_NATIVE_UINT8, status, 4, 0);
   }
   CHECK(input_error_of(bad_status, true).find("/vertices/status: row 2") != std::string::npos);
+}
+
+TEST_CASE("a lens map without checksummed metadata is refused before libhdf5 parses it") {
+  Folder folder;
+  // A map written as these tools wrote before, with libhdf5's default format (superblock 0,
+  // object headers without checksums), and its `format` attribute's dataspace then changed to
+  // declare 2^40 more bytes: libhdf5 1.10.8, asked by H5Aexists, allocated and copied that much.
+  const fs::path old = folder.path / "old.h5";
+  {
+    h5::File file{h5::Handle(H5Fcreate(old.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)),
+                  old.string()};
+    const hsize_t count = 0x5a5a;
+    h5::Handle space(H5Screate_simple(1, &count, nullptr));
+    h5::Handle attribute(
+        H5Acreate2(file.id(), "format", H5T_NATIVE_UINT8, space.get(), H5P_DEFAULT, H5P_DEFAULT));
+    const std::vector<unsigned char> zeros(count);
+    REQUIRE(H5Awrite(attribute.get(), H5T_NATIVE_UINT8, zeros.data()) >= 0);
+  }
+  std::string bytes;
+  {
+    std::ifstream in(old, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  const std::string from("\x5a\x5a\0\0\0\0\0\0", 8), to("\x5a\x5a\0\0\0\1\0\0", 8);
+  std::size_t patched = 0;
+  for (auto at = bytes.find(from); at != std::string::npos;
+       at = bytes.find(from, at + 8), ++patched)
+    bytes.replace(at, 8, to);
+  REQUIRE(patched >= 1);
+  std::ofstream(old, std::ios::binary | std::ios::trunc) << bytes;
+  CHECK(input_error_of(old) ==
+        old.string() +
+            ": superblock: version 0: its metadata carries no checksums (files are "
+            "read from superblock version 2 on, as this program writes them)");
+  // What the writer makes now is read.
+  CHECK(input_error_of(write_sample(folder.path, "new.h5"), true) == "");
 }
 
 TEST_CASE("lens-map attributes outside their documented ranges are refused, naming the field") {

@@ -90,6 +90,13 @@ TEST_CASE("an absurd cache radius or phase count is bad input, not an allocation
   CHECK_THROWS_AS(PhaseCache{model}, InputError);
   model.phases = 1 << 20;
   CHECK_THROWS_AS(PhaseCache{model}, InputError);
+  // 36 M weights (288 MB of exact integrals): more than any frame uses, refused unbuilt.
+  model.cache_radius = 500;
+  model.phases = 5;
+  CHECK_THROWS_WITH_AS(PhaseCache{model},
+                       "PSF model: cache radius and phases: a phase cache of 500 px radius and 5 "
+                       "phases would exceed 32 MiB (2^22 weights)",
+                       InputError);
   model.phases = 1;
   model.cache_radius = 0;
   const PhaseCache tiny(model);

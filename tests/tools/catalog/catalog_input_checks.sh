@@ -181,10 +181,56 @@ expect 2 "$work/missing.json: manifest cannot be opened: No such file or directo
 
 echo "== a store's string attribute that is not UTF-8 exits 2 naming the store and the attribute"
 # CSV with temperatures: teff_relation is "given", stored once, in no other string.
+# The store's metadata carries checksums (docs/formats/catalog.md, "Limits"): the changed
+# block's checksum is recomputed (Jenkins' lookup3, as HDF5 computes it) so that the value,
+# not the checksum, is what the reader refuses.
 python3 - <<'PY'
+import struct
 data = bytearray(open("csv.h5", "rb").read())
 assert data.count(b"given") == 1
-data[data.index(b"given") + 1] = 0xFF
+at = data.index(b"given")
+data[at + 1] = 0xFF
+def rot(x, k):
+    return ((x << k) | (x >> (32 - k))) & 0xFFFFFFFF
+def lookup3(key):
+    n, m = len(key), 0xFFFFFFFF
+    a = b = c = (0xDEADBEEF + n) & m
+    def word(i, avail):
+        return sum(key[i + j] << (8 * j) for j in range(min(avail, 4)))
+    i = 0
+    while n > 12:
+        a, b, c = (a + word(i, 4)) & m, (b + word(i + 4, 4)) & m, (c + word(i + 8, 4)) & m
+        a = ((a - c) & m) ^ rot(c, 4); c = (c + b) & m
+        b = ((b - a) & m) ^ rot(a, 6); a = (a + c) & m
+        c = ((c - b) & m) ^ rot(b, 8); b = (b + a) & m
+        a = ((a - c) & m) ^ rot(c, 16); c = (c + b) & m
+        b = ((b - a) & m) ^ rot(a, 19); a = (a + c) & m
+        c = ((c - b) & m) ^ rot(b, 4); b = (b + a) & m
+        n -= 12; i += 12
+    if n == 0:
+        return c
+    a = (a + word(i, n)) & m
+    if n > 4: b = (b + word(i + 4, n - 4)) & m
+    if n > 8: c = (c + word(i + 8, n - 8)) & m
+    c ^= b; c = (c - rot(b, 14)) & m
+    a ^= c; a = (a - rot(c, 11)) & m
+    b ^= a; b = (b - rot(a, 25)) & m
+    c ^= b; c = (c - rot(b, 16)) & m
+    a ^= c; a = (a - rot(c, 4)) & m
+    b ^= a; b = (b - rot(a, 14)) & m
+    c ^= b; c = (c - rot(b, 24)) & m
+    return c
+# The store's attributes are in dense storage: a fractal heap's direct block, whose checksum
+# covers the block with the checksum field zeroed (block size and offset width from the heap
+# header, FRHP: starting block size at byte 112, maximum heap size in bits at byte 128).
+heap = data.rindex(b"FRHP", 0, at)
+block = data.rindex(b"FHDB", 0, at)
+block_size = int.from_bytes(data[heap + 112:heap + 120], "little")
+offset_bytes = (int.from_bytes(data[heap + 128:heap + 130], "little") + 7) // 8
+checksum = block + 4 + 1 + 8 + offset_bytes
+assert block < at < block + block_size
+data[checksum:checksum + 4] = bytes(4)
+data[checksum:checksum + 4] = struct.pack("<I", lookup3(bytes(data[block:block + block_size])))
 open("attr_ff.h5", "wb").write(data)
 PY
 expect 2 "attr_ff.h5: attribute teff_relation: byte 0xFF at offset 1 is not UTF-8" info attr_ff.h5 --json --quiet
