@@ -101,6 +101,14 @@ Keyframe read_keyframe(const JsonField& k) {
   return f;
 }
 
+// +1 prograde (the default), -1 retrograde.
+int orbit_direction(const JsonField& w) {
+  const std::string dir = w.string_or("direction", "prograde");
+  if (dir != "prograde" && dir != "retrograde")
+    w["direction"].fail("'" + dir + "' is not prograde or retrograde");
+  return dir == "prograde" ? 1 : -1;
+}
+
 void read_worldline(const JsonField& w, CameraPath& p) {
   w.require_object();
   const std::string type = w["type"].as_string();
@@ -123,10 +131,7 @@ void read_worldline(const JsonField& w, CameraPath& p) {
                   " is below the ISCO (6 M), where circular orbits are unstable "
                   "(allow_unstable: true to render one)");
     p.phi = number_or(w, "phi", 0) * kDegree;
-    const std::string dir = w.string_or("direction", "prograde");
-    if (dir != "prograde" && dir != "retrograde")
-      w["direction"].fail("'" + dir + "' is not prograde or retrograde");
-    p.direction = dir == "prograde" ? 1 : -1;
+    p.direction = orbit_direction(w);
     p.theta = 90 * kDegree;
   } else if (type == "infall") {
     p.kind = WorldlineKind::infall;
@@ -147,10 +152,7 @@ void read_worldline(const JsonField& w, CameraPath& p) {
       w["periapsis"].fail("no fly-by turns at r = " + std::to_string(p.r) +
                           " with this speed (it would be captured): raise periapsis or speed");
     p.phi = number_or(w, "phi", 0) * kDegree;
-    const std::string dir = w.string_or("direction", "prograde");
-    if (dir != "prograde" && dir != "retrograde")
-      w["direction"].fail("'" + dir + "' is not prograde or retrograde");
-    p.direction = dir == "prograde" ? 1 : -1;
+    p.direction = orbit_direction(w);
     p.theta = 90 * kDegree;
   } else {
     w["type"].fail("'" + type + "' is not keyframes, orbit, infall or flyby");
