@@ -19,8 +19,10 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BUILD := build
 TEST_BUILD := build-test
 FUZZ_BUILD := build-fuzz
-# Seconds each libFuzzer harness runs in `make test` (bench/fuzz/run.sh runs them long).
-FUZZ_SECONDS ?= 20
+# Inputs each libFuzzer harness runs in `make test`, from a fixed seed, and the seconds it may
+# take at most (bench/fuzz/run.sh runs them long, by time).
+FUZZ_RUNS ?= 4000
+FUZZ_SECONDS ?= 60
 JOBS ?= $(shell nproc)
 
 .PHONY: demo test deps build check-gpu-compile fuzz-smoke clean format reproduce
@@ -58,7 +60,7 @@ demo: deps $(BUILD)/build.ninja
 
 # The whole suite, warnings as errors, under AddressSanitizer and UBSan; then the GPU
 # backend compiled (not run: CI has no GPU) for NVIDIA with nvcc and for AMD with hipcc; then
-# every parser's fuzz harness for FUZZ_SECONDS (fuzz-smoke). Any failure fails the target.
+# every parser's fuzz harness on FUZZ_RUNS inputs (fuzz-smoke). Any failure fails the target.
 test: deps
 	@[ -f $(TEST_BUILD)/build.ninja ] || meson setup $(TEST_BUILD) --buildtype=plain -Doptimization=1 \
 	  -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false
@@ -74,8 +76,9 @@ test: deps
 check-gpu-compile: deps
 	@bash scripts/gpu_compile_check.sh
 
-# Every parser's libFuzzer harness (fuzz/, clang with ASan and UBSan) for FUZZ_SECONDS each on
-# seeds that the sanitizer build's tools make; any finding fails. Needs $(TEST_BUILD)'s tools.
+# Every parser's libFuzzer harness (fuzz/, clang with ASan and UBSan) on FUZZ_RUNS inputs each
+# from libFuzzer's seed 1 (at most FUZZ_SECONDS), after the seeds that the sanitizer build's
+# tools make and the reproducers of earlier findings (fuzz/regressions/); any finding fails.
 fuzz-smoke: deps
 	@[ -f $(FUZZ_BUILD)/build.ninja ] || CC=clang CXX=clang++ meson setup $(FUZZ_BUILD) \
 	  --buildtype=plain -Doptimization=1 -Db_sanitize=address,undefined -Db_lundef=false -Dfuzz=true
@@ -83,7 +86,8 @@ fuzz-smoke: deps
 	ninja -C $(TEST_BUILD) -j $(JOBS) $(DEMO_TARGETS)
 	rm -rf $(FUZZ_BUILD)/seeds $(FUZZ_BUILD)/fuzz-smoke
 	bash fuzz/make_seeds.sh $(TEST_BUILD) $(FUZZ_BUILD)/seeds >/dev/null
-	bash fuzz/run_all.sh $(FUZZ_BUILD) $(FUZZ_BUILD)/seeds $(FUZZ_SECONDS) $(JOBS) $(FUZZ_BUILD)/fuzz-smoke
+	FUZZ_RUNS=$(FUZZ_RUNS) bash fuzz/run_all.sh $(FUZZ_BUILD) $(FUZZ_BUILD)/seeds $(FUZZ_SECONDS) \
+	  $(JOBS) $(FUZZ_BUILD)/fuzz-smoke
 
 # Reruns the stage that wrote MANIFEST with its parameters (--from-manifest) and reports
 # whether its outputs and counts match.

@@ -7,6 +7,10 @@
 # (corpus, crash-*/oom-*/timeout-* reproducers) and one tab-separated summary line to stdout:
 #   name  seconds  executions  coverage  features  corpus  findings
 # Exit 0 without findings, 1 with.
+# With FUZZ_RUNS=N in the environment the run is N inputs from libFuzzer's seed 1, SECONDS only
+# a ceiling: the same tree and seeds give the same inputs (make test's smoke run), so a finding
+# there is the change's, not the luck of the draw. The reproducers of earlier findings
+# (fuzz/regressions/<harness>/) join the seeds, so each is run first every time.
 # usage: fuzz/run_harness.sh [--keep-going] BINARY SEEDS_DIR SECONDS RESULTS_DIR
 set -uo pipefail
 keep_going=0
@@ -19,6 +23,9 @@ mkdir -p "$results/$name/corpus" "$results/$name/findings"
 tmp=$(mktemp -d /dev/shm/starlens-fuzz-run.XXXXXX 2>/dev/null || mktemp -d)
 results=$(realpath "$results")
 [ -d "$seeds" ] && cp -n "$seeds"/* "$results/$name/corpus/" 2>/dev/null
+[ -d "$here/regressions/$name" ] && cp -n "$here/regressions/$name"/* "$results/$name/corpus/"
+runs=()
+[ -n "${FUZZ_RUNS:-}" ] && runs=(-runs="$FUZZ_RUNS" -seed=1)
 log=$results/$name.log
 : >"$log"
 executions=0 findings=0 coverage=0 features=0 corpus=0
@@ -30,7 +37,7 @@ for attempt in $(seq 1 20); do
   (
     export TMPDIR="$tmp" LSAN_OPTIONS=suppressions="$here/lsan.supp"
     export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-    "$binary" -max_total_time="$left" -timeout=10 -rss_limit_mb=512 -malloc_limit_mb=256 \
+    "$binary" "${runs[@]}" -max_total_time="$left" -timeout=10 -rss_limit_mb=512 -malloc_limit_mb=256 \
       -print_final_stats=1 -artifact_prefix="$results/$name/findings/" "$results/$name/corpus"
   ) >>"$log" 2>&1
   status=$?

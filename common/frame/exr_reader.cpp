@@ -268,13 +268,26 @@ void require_openable_exr(const std::string& path) {
   require_bounded_attributes(probe, path);
 }
 
+// A frame part holds at most the nine channels of a version 1 file (R, G, B and their two
+// words); a few more are tolerated (a compositor's extra layers), thousands are not.
+constexpr std::size_t kMaxFrameChannels = 32;
+
+void require_few_channels(const Imf::Header& header, const std::string& path,
+                          const std::string& field) {
+  std::size_t count = 0;
+  for (auto it = header.channels().begin(); it != header.channels().end(); ++it) ++count;
+  if (count > kMaxFrameChannels)
+    throw_input_error(path, field,
+                      std::to_string(count) + " channels, more than a frame part may have (" +
+                          std::to_string(kMaxFrameChannels) + ")");
+}
+
 }  // namespace
 
 ExrFrameReader::ExrFrameReader(const std::filesystem::path& path) : path_(path.string()) {
   require_openable_exr(path_);
   try {
     file_ = std::make_unique<Imf::MultiPartInputFile>(path_.c_str());
-    viewer_part_ = std::make_unique<Imf::InputPart>(*file_, 0);
   } catch (const std::bad_alloc&) {
     throw;
   } catch (const std::exception& e) {
@@ -291,6 +304,16 @@ ExrFrameReader::ExrFrameReader(const std::filesystem::path& path) : path_(path.s
   if (width <= 0 || height <= 0)
     throw_input_error(path_, "dataWindow", "empty window " + describe_window(data_window));
   check_frame_size(path_, "dataWindow width", "dataWindow height", width, height);
+  // A part's line buffers grow with its width and channels: both are checked before OpenEXR
+  // opens the part and allocates them.
+  require_few_channels(header, path_, "part 0");
+  try {
+    viewer_part_ = std::make_unique<Imf::InputPart>(*file_, 0);
+  } catch (const std::bad_alloc&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw_input_error(path_, "part 0", std::string("unreadable: ") + e.what());
+  }
   width_ = std::uint32_t(width);
   height_ = std::uint32_t(height);
   first_x_ = data_window.min.x;
@@ -352,6 +375,7 @@ void ExrFrameReader::open_exact_part() {
                             channel_names(header.channels()) + ")");
     high_word_channels_ = exr_layout::kHighWordChannels;
     low_word_channels_ = exr_layout::kLowWordChannels;
+    require_few_channels(header, path_, field);
     try {
       exact_part_ = std::make_unique<Imf::InputPart>(*file_, part);
     } catch (const std::bad_alloc&) {
