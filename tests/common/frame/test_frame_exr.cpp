@@ -278,6 +278,22 @@ TEST_CASE("a data window other than the display window is refused") {
   fs::remove_all(folder);
 }
 
+TEST_CASE("a part of more channels than a frame has is refused before OpenEXR opens it") {
+  // OpenEXR sizes a part's line buffers by its width and channels when it opens the part.
+  const auto folder = fresh_folder("exr_channels");
+  std::vector<std::string> channels = {"R", "G", "B"};
+  for (int k = 0; k < 30; ++k) channels.push_back("extra" + std::to_string(k));
+  write_foreign_exr(folder / "layers.exr", 8, 6, channels, Imf::FLOAT);
+  CHECK_THROWS_WITH_AS(
+      read_frame_exr(folder / "layers.exr"),
+      doctest::Contains("layers.exr: part 0: 33 channels, more than a frame part may have (32)"),
+      InputError);
+  channels.resize(32);
+  write_foreign_exr(folder / "some.exr", 8, 6, channels, Imf::FLOAT);
+  CHECK(read_frame_exr(folder / "some.exr").frame.width == 8);
+  fs::remove_all(folder);
+}
+
 TEST_CASE("a newer format version is refused") {
   const auto folder = fresh_folder("exr_version");
   Imf::Header header(2, 2);
