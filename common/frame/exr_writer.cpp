@@ -133,12 +133,7 @@ void check_metadata(const Frame& frame, const FrameMetadata& metadata, const std
   if (!(std::isfinite(metadata.exposure) && metadata.exposure > 0))
     throw_input_error(name, "exposure",
                       std::to_string(metadata.exposure) + " is not a positive, finite exposure");
-  if (metadata.camera &&
-      (metadata.camera->width != frame.width || metadata.camera->height != frame.height))
-    throw_input_error(name, "camera",
-                      "lens map of " + std::to_string(metadata.camera->width) + " x " +
-                          std::to_string(metadata.camera->height) + " px for a frame of " +
-                          std::to_string(frame.width) + " x " + std::to_string(frame.height));
+  require_camera_size(metadata, frame.width, frame.height, "frame", name);
   if (metadata.frame_number && (*metadata.frame_number < 0 || *metadata.frame_number > INT32_MAX))
     throw_input_error(name, "frame number",
                       std::to_string(*metadata.frame_number) + " is outside 0..2147483647");

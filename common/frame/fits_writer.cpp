@@ -57,11 +57,7 @@ void write_frame_fits(const Frame& frame, OutputSet& outputs, const std::filesys
   require_finite_non_negative(frame, name);
   if (!metadata.camera)
     throw_input_error(name, "camera", "a FITS frame needs the lens map's camera (--lensmap)");
-  if (metadata.camera->width != frame.width || metadata.camera->height != frame.height)
-    throw_input_error(name, "camera",
-                      "lens map of " + std::to_string(metadata.camera->width) + " x " +
-                          std::to_string(metadata.camera->height) + " px for a frame of " +
-                          std::to_string(frame.width) + " x " + std::to_string(frame.height));
+  require_camera_size(metadata, frame.width, frame.height, "frame", name);
   const std::vector<std::string> wcs_cards = camera_wcs_cards(*metadata.camera, name);
   const std::filesystem::path& temp = outputs.add(path);
   FitsFile file(temp.string(), name);

@@ -35,4 +35,14 @@ void require_finite_non_negative(const Frame& frame, const std::string& path) {
   }
 }
 
+void require_camera_size(const FrameMetadata& metadata, std::uint32_t width, std::uint32_t height,
+                         const std::string& what, const std::string& path) {
+  if (!metadata.camera || (metadata.camera->width == width && metadata.camera->height == height))
+    return;
+  throw_input_error(path, "camera",
+                    "lens map of " + std::to_string(metadata.camera->width) + " x " +
+                        std::to_string(metadata.camera->height) + " px for a " + what + " of " +
+                        std::to_string(width) + " x " + std::to_string(height));
+}
+
 }  // namespace starlens

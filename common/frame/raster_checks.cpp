@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "core/errors.h"
+#include "frame/frame_checks.h"
 
 namespace starlens {
 
@@ -14,12 +15,7 @@ void check_raster(const Raster& raster, const FrameMetadata& metadata, const std
   for (const RasterPlane& plane : raster.planes)
     if (plane.values.size() != std::size_t(raster.width) * raster.height)
       throw_input_error(name, plane.name, "plane of the wrong size");
-  if (metadata.camera &&
-      (metadata.camera->width != raster.width || metadata.camera->height != raster.height))
-    throw_input_error(name, "camera",
-                      "camera of " + std::to_string(metadata.camera->width) + " x " +
-                          std::to_string(metadata.camera->height) + " px for a raster of " +
-                          std::to_string(raster.width) + " x " + std::to_string(raster.height));
+  require_camera_size(metadata, raster.width, raster.height, "raster", name);
 }
 
 }  // namespace starlens

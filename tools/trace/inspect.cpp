@@ -33,12 +33,7 @@ RasterFormat raster_format(const InspectOptions& options) {
   if (options.quantity.empty()) throw_input_error("(arguments)", "--raster", "needs --quantity");
   const std::string extension = std::filesystem::path(options.raster).extension().string();
   if (extension == ".exr") return RasterFormat::exr;
-  if (extension == ".fits" || extension == ".fit") {
-    if (options.quantity.find("stmap") != std::string::npos)
-      throw_input_error("(arguments)", "--raster",
-                        "stmap is written as EXR (its R, G, B, A channels), not FITS");
-    return RasterFormat::fits;
-  }
+  if (extension == ".fits" || extension == ".fit") return RasterFormat::fits;
   throw_input_error("(arguments)", "--raster",
                     "'" + options.raster + "' must end in .exr or .fits");
 }
@@ -89,6 +84,10 @@ int run_inspect(const InspectOptions& options) {
   std::vector<LensmapQuantity> quantities;
   const RasterFormat format = raster_format(options);
   if (format != RasterFormat::none) quantities = parse_lensmap_quantities(options.quantity);
+  if (format == RasterFormat::fits &&
+      std::find(quantities.begin(), quantities.end(), LensmapQuantity::stmap) != quantities.end())
+    throw_input_error("(arguments)", "--raster",
+                      "stmap is written as EXR (its R, G, B, A channels), not FITS");
   const LensmapReader reader(options.lensmap);
   if (!options.png.empty()) check_output_path(options.png, options.force);
   if (format != RasterFormat::none) check_output_path(options.raster, options.force);

@@ -164,10 +164,11 @@ Raster rasterize_lensmap(const LensmapReader& reader, const std::string& path,
       g += w[k] * v.g;
     }
     s = normalized(s);
+    // The pixel centre's camera ray, for the point magnification and the deflection.
+    const Vec3 ray = (lens || planes.deflection) ? camera.direction(i + 0.5, j + 0.5) : Vec3{};
     if (planes.mu) {
       double mu = t.mu;
       if (lens) {
-        const Vec3 ray = camera.direction(i + 0.5, j + 0.5);
         const double psi = lens->psi_of(ray);
         if (psi > lens->critical_angle()) {
           double phi = 0, slope = 0;
@@ -181,7 +182,6 @@ Raster rasterize_lensmap(const LensmapReader& reader, const std::string& path,
     if (!parity.empty()) parity[p] = t.parity;
     if (planes.g) planes.g[p] = g;
     if (planes.deflection) {
-      const Vec3 ray = camera.direction(i + 0.5, j + 0.5);
       planes.deflection[p] = kDegreesPerRadian * std::atan2(norm(cross(ray, s)), dot(ray, s));
     }
     if (planes.lon || planes.s) {
