@@ -115,6 +115,19 @@ def raster_picture(path, plane, png, dpi=150):
     plt.close(figure)
 
 
+def _neighbours(values):
+    """Each 4-neighbour of every pixel, as (neighbour values, where that neighbour exists)."""
+    for axis in (0, 1):
+        for shift in (1, -1):
+            exists = np.ones(values.shape[:2], dtype=bool)
+            edge = 0 if shift == 1 else -1
+            if axis == 0:
+                exists[edge, :] = False
+            else:
+                exists[:, edge] = False
+            yield np.roll(values, shift, axis=axis), exists
+
+
 def _resolved(lon_deg, lat_deg, limit_deg=2.0):
     """Pixels whose source lies within limit_deg of each covered 4-neighbour's: where the
     pixels resolve the map. Next to the shadow the photon ring's orders are thinner than a
@@ -123,30 +136,16 @@ def _resolved(lon_deg, lat_deg, limit_deg=2.0):
     vectors = np.stack([np.cos(lat) * np.cos(lon), np.cos(lat) * np.sin(lon), np.sin(lat)], -1)
     resolved = np.isfinite(lon)
     cos_limit = np.cos(np.radians(limit_deg))
-    for axis in (0, 1):
-        for shift in (1, -1):
-            neighbour = np.roll(vectors, shift, axis=axis)
-            cosine = np.sum(vectors * neighbour, axis=-1)
-            far = np.isfinite(cosine) & (cosine < cos_limit)
-            if axis == 0:
-                far[0 if shift == 1 else -1, :] = False
-            else:
-                far[:, 0 if shift == 1 else -1] = False
-            resolved &= ~far
+    for neighbour, exists in _neighbours(vectors):
+        cosine = np.sum(vectors * neighbour, axis=-1)
+        resolved &= ~(exists & np.isfinite(cosine) & (cosine < cos_limit))
     return resolved
 
 
 def _critical_from_parity(parity):
     critical = np.where(np.isfinite(parity), 0.0, np.nan)
-    for axis in (0, 1):
-        for shift in (1, -1):
-            neighbour = np.roll(parity, shift, axis=axis)
-            edge = np.zeros_like(parity, dtype=bool)
-            if axis == 0:
-                edge[0 if shift == 1 else -1, :] = True
-            else:
-                edge[:, 0 if shift == 1 else -1] = True
-            critical[(neighbour == -parity) & ~edge] = 1.0
+    for neighbour, exists in _neighbours(parity):
+        critical[exists & (neighbour == -parity)] = 1.0
     return critical
 
 
