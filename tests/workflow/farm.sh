@@ -2,9 +2,10 @@
 # workflow/Snakefile on a tiny sequence (3 frames at 64x36): snakemake --cores 2 renders every
 # frame and the movie with the stage commands of pipeline.mk, one exposure for all (the
 # reference frame's, in every frame's manifest), and a second dry run has nothing to do.
-# Then workflow/slurm/submit_array.sh against a stand-in sbatch that runs each job at once
-# (array tasks one by one, SLURM_ARRAY_TASK_ID set): the frames come as a 2-task array of
-# 2-frame batches, each job asks for one GPU, and the frames it renders match the local run's.
+# Then workflow/slurm/submit_array.sh on a single-node Slurm cluster that the test starts
+# (slurm_cluster.sh): the frames come as a 2-task array of 2-frame batches after the prepare
+# job, the movie after them, each frame job asks for one GPU, and the frames match the local run's;
+# then the Snakemake Slurm profile (workflow/profiles/slurm) on the same cluster.
 # usage: farm.sh SOURCE_ROOT BUILD_ROOT
 set -uo pipefail
 source_root=$1 build_root=$2
@@ -37,38 +38,55 @@ PY
 snakemake -s "$source_root/workflow/Snakefile" --cores 2 -n --config out=local "${config[@]}" >log 2>&1
 grep -q "Nothing to be done" log || fail "second dry run has work: $(cat log)"
 
-# The Slurm array, against a stand-in sbatch.
-mkdir bin
-cat >bin/sbatch <<'SH'
-#!/usr/bin/env bash
-echo "$*" >>"$SBATCH_LOG"
-array= wrap=
-while [ $# -gt 0 ]; do
-  case $1 in --array=*) array=${1#--array=} ;; --wrap) wrap=$2; shift ;; esac
-  shift
-done
-id=$(( $(wc -l <"$SBATCH_LOG") + 100 ))
-if [ -n "$array" ]; then
-  for t in $(seq "${array%-*}" "${array#*-}"); do SLURM_ARRAY_TASK_ID=$t bash -c "$wrap" >>"$SBATCH_LOG.out" 2>&1 || exit 1; done
-else
-  bash -c "$wrap" >>"$SBATCH_LOG.out" 2>&1 || exit 1
-fi
-echo $id
-SH
-chmod +x bin/sbatch
-PATH="$work/bin:$PATH" SBATCH_LOG="$work/sbatch.log" BACKEND=cpu \
+# The Slurm array on a single-node Slurm cluster of its own (slurm_cluster.sh): the real sbatch,
+# scheduler and slurmd run the jobs.
+conf=$(bash "$source_root/tests/workflow/slurm_cluster.sh" start "$work/slurm") ||
+  { echo "FAIL: the Slurm cluster did not start"; exit 1; }
+trap 'bash "$source_root/tests/workflow/slurm_cluster.sh" stop "$work/slurm"; rm -rf "$work"' EXIT
+export SLURM_CONF=$conf
+SBATCH_FLAGS="--output=$work/slurm-%A_%a.log" BACKEND=cpu \
   "$source_root/workflow/slurm/submit_array.sh" path.json 2 out=farm "${config[@]:1}" >submit.log 2>&1 ||
-  { cat submit.log sbatch.log.out; fail "submit_array"; }
-[ "$(wc -l <sbatch.log)" = 3 ] || fail "expected 3 submissions: $(cat sbatch.log)"
-grep -q -- "--array=0-1 " sbatch.log || fail "frames not a 2-task array: $(cat sbatch.log)"
-[ "$(grep -c -- '--gres=gpu:1' sbatch.log)" = 2 ] || fail "prepare and frame jobs do not ask for one GPU each"
-grep -q -- "--dependency=afterok:" sbatch.log || fail "jobs do not wait for each other"
+  { cat submit.log; fail "submit_array"; }
+read -r prepare frames movie < <(sed -E 's/^prepare ([0-9]+), frames ([0-9]+) .*, movie ([0-9]+)$/\1 \2 \3/' submit.log)
+job() { scontrol -o show job "$1" 2>/dev/null; }
+for _ in $(seq 600); do
+  job "$movie" | grep -qE 'JobState=(PENDING|RUNNING|CONFIGURING|COMPLETING)' || break
+  sleep 0.5
+done
+states=$(squeue -h -t all -o '%i %j %T %b' 2>/dev/null | sort)
+[ "$(echo "$states" | grep -c COMPLETED)" = 4 ] ||
+  { cat "$work"/slurm-*.log 2>/dev/null | tail -n 20; fail "not every job completed: $states"; }
+[ "$(job "$frames" | grep -c 'ArrayTaskId=')" = 2 ] || fail "frames not a 2-task array: $(job "$frames")"
+for id in "$prepare" "$frames"; do
+  job "$id" | grep -q 'TresPerNode=gres:gpu:1' || fail "job $id does not ask for one GPU: $(job "$id")"
+done
+job "$movie" | grep -q 'TresPerNode=gres:gpu' && fail "the movie job asks for a GPU"
+# Each job started after the ones it waits for ended.
+field() { job "$1" | grep -o "$2=[^ ]*" | cut -d= -f2 | sort; }
+for pair in "$(field "$prepare" EndTime | tail -n 1) $(field "$frames" StartTime | head -n 1)" \
+  "$(field "$frames" EndTime | tail -n 1) $(field "$movie" StartTime | head -n 1)"; do
+  read -r before after <<<"$pair"
+  [[ "$before" < "$after" || "$before" == "$after" ]] ||
+    fail "a job started ($after) before the one it waits for ended ($before)"
+done
 # The same frames: identical lens maps and pictures (the EXR headers name their inputs' paths).
 for id in 00000 00001 00002; do
   cmp -s farm/$id/lensmap.h5 local/$id/lensmap.h5 || fail "array lens map $id differs from the local run's"
   cmp -s farm/$id.png local/$id.png || fail "array frame $id differs from the local run's"
 done
 [ -s farm/movie.mp4 ] || fail "array run made no movie"
+
+# The Snakemake profile on the same cluster: every job through sbatch, frames packed two to a
+# group job (the node has 2 cores; a group of N frames asks for N), the same frames again.
+snakemake -s "$source_root/workflow/Snakefile" --profile "$source_root/workflow/profiles/slurm" \
+  --group-components events=2 frame=2 -q --config out=profile backend=cpu "${config[@]}" \
+  >profile.log 2>&1 || { tail -n 20 profile.log; fail "the Slurm profile's run"; }
+[ "$(squeue -h -t all -n starlens-GROUP -o %T | grep -c COMPLETED)" = 4 ] ||
+  fail "the profile did not run the frames as 4 group jobs: $(squeue -h -t all -o '%i %j %T')"
+for id in 00000 00001 00002; do
+  cmp -s profile/$id.png local/$id.png || fail "profile frame $id differs from the local run's"
+done
+[ -s profile/movie.mp4 ] || fail "the profile's run made no movie"
 
 echo "farm: $failures failure(s)"
 [ "$failures" = 0 ]
