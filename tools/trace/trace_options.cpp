@@ -136,17 +136,24 @@ ObserverMotion resolve_motion(const TraceOptions& o, const Observer& obs, const 
 
 const std::vector<std::string>& path_set_flags() {
   static const std::vector<std::string> flags = {
-      "--r-obs",     "--bh-l", "--bh-b",     "--bh-ra",    "--bh-dec",  "--look-dlon",
-      "--look-dlat", "--roll", "--observer", "--orbit-pa", "--velocity"};
+      "--r-obs",     "--bh-l",        "--bh-b",    "--bh-ra",          "--bh-dec",
+      "--look-dlon", "--look-dlat",   "--roll",    "--observer",       "--orbit-pa",
+      "--velocity",  "--inclination", "--spin-pa", "--orbit-direction"};
   return flags;
 }
 
 PathFrame apply_camera_path(TraceOptions& o) {
   if (!o.frame) bad_flag("--frame", "required with --path");
-  if (o.spacetime != "schwarzschild")
-    bad_flag("--path", "camera paths are Schwarzschild worldlines (--spacetime schwarzschild)");
+  const bool kerr = o.spacetime == "kerr";
+  if (o.spacetime != "schwarzschild" && !kerr)
+    bad_flag("--path",
+             "camera paths are Schwarzschild or Kerr worldlines (--spacetime "
+             "schwarzschild or kerr)");
+  if (kerr && !(o.spin && std::abs(*o.spin) < 1))
+    bad_flag("--spin", "required with --spacetime kerr, |A| < 1");
   PathFrame out;
-  const animation::CameraPath path = animation::read_camera_path(o.path, &out.text);
+  const animation::CameraPath path =
+      animation::read_camera_path(o.path, &out.text, kerr ? o.spin : std::nullopt);
   const animation::CameraState s = animation::checked_sample(path, *o.frame, o.path);
   out.frame = s.frame;
   out.time = s.time;
@@ -164,10 +171,21 @@ PathFrame apply_camera_path(TraceOptions& o) {
     o.bh_b = hole_lat;
   }
   o.r_obs = s.point.r;
+  if (kerr) {
+    // The path's pole is the spin axis: the observer's inclination is its colatitude and the
+    // axis projects on the sky along the hole frame's north (--spin-pa 0). Circular orbits lie
+    // in the equatorial plane exactly.
+    o.inclination = path.kind == animation::WorldlineKind::orbit
+                        ? 90.0
+                        : std::clamp(s.point.theta / kDegree, 0.0, 180.0);
+    o.spin_pa = 0;
+  }
   const Vec3& v = s.point.velocity;
   if (v[0] != 0 || v[1] != 0 || v[2] != 0) {
     o.observer = "velocity";
     o.velocity = {-v[0], -v[1], -v[2]};
+  } else if (kerr) {
+    o.observer = "zamo";  // a Kerr path's velocities are relative to the ZAMO
   }
   const animation::Orientation& look = s.orientation;
   if (look.look_at) {
