@@ -12,6 +12,7 @@
 #include <cmath>
 #include <numbers>
 #include <random>
+#include <string>
 
 #include "kerr_reference.h"
 #include "spacetime/kerr_observers.h"
@@ -115,16 +116,34 @@ Expected reference(const Metric& m, const Placement& pl, double inclination, con
   return e;
 }
 
+// The observer of Placement at (r, inclination), moving at `velocity` relative to the ZAMO.
 Observer kerr_observer(double a, double r, double inclination, const Vec3& velocity) {
-  Observer o;
-  o.r_obs = r;
-  o.hole_direction = {1, 0, 0};
-  o.spin = a;
-  o.inclination = inclination;
-  o.spin_sky = {0, 0, 1};
-  o.motion = ObserverMotion(velocity);
-  return o;
+  return Observer{.r_obs = r,
+                  .hole_direction = {1, 0, 0},
+                  .motion = ObserverMotion(velocity),
+                  .spin = a,
+                  .inclination = inclination,
+                  .spin_sky = {0, 0, 1}};
 }
+
+// The worst disagreements over the rays compared: g relative, source direction in radians.
+struct Agreement {
+  int checked = 0;
+  double g = 0, direction = 0;
+  void add(double g_code, double g_expected, const Vec3& source, const Vec3& expected) {
+    g = std::max(g, std::abs(g_code / g_expected - 1));
+    direction = std::max(direction, vec::angle_between(source, expected));
+    ++checked;
+  }
+  // At least `rays` compared, within the limits.
+  void require(const std::string& what, int rays, double g_limit, double direction_limit) const {
+    MESSAGE(checked << " rays " << what << ": g within " << g
+                    << " relative, source direction within " << direction << " rad");
+    CHECK(checked > rays);
+    CHECK(g < g_limit);
+    CHECK(direction < direction_limit);
+  }
+};
 
 Vec3 random_direction(std::mt19937_64& random) {
   std::normal_distribution<double> normal;
@@ -145,8 +164,7 @@ TEST_CASE("kerr circular orbits: g = u^t (1 - Omega lambda) with BPT's u^t, Omeg
       {0.9, 4.2, kerr::OrbitSense::retrograde}, {0.9, 12, kerr::OrbitSense::retrograde},
       {-0.7, 6, kerr::OrbitSense::prograde},    {-0.7, 6, kerr::OrbitSense::retrograde}};
   std::mt19937_64 random(11);
-  double worst_g = 0, worst_direction = 0;
-  int checked = 0;
+  Agreement worst;
   for (const Orbit& o : orbits) {
     CAPTURE(o.a);
     CAPTURE(o.r);
@@ -172,18 +190,11 @@ TEST_CASE("kerr circular orbits: g = u^t (1 - Omega lambda) with BPT's u^t, Omeg
       const Expected e = reference(m, pl, kPi / 2, u, e_r, camera);
       CHECK((ray.status == RayStatus::escaped) == e.escapes);
       if (!e.escapes || ray.status != RayStatus::escaped) continue;
-      const double g = static_cast<double>(u_t * (1 - big_omega * e.lambda));
-      worst_g = std::max(worst_g, std::abs(ray.g / g - 1));
-      worst_direction =
-          std::max(worst_direction, vec::angle_between(ray.source_direction, e.source));
-      ++checked;
+      worst.add(ray.g, static_cast<double>(u_t * (1 - big_omega * e.lambda)), ray.source_direction,
+                e.source);
     }
   }
-  MESSAGE(checked << " rays from Kerr circular orbits: g within " << worst_g
-                  << " relative, source direction within " << worst_direction << " rad");
-  CHECK(checked > 100);
-  CHECK(worst_g < 1e-13);
-  CHECK(worst_direction < 1e-10);
+  worst.require("from Kerr circular orbits", 100, 1e-13, 1e-10);
 }
 
 TEST_CASE("kerr orbits: photon orbit, ISCO and the ZAMO-relative speed") {
@@ -225,8 +236,7 @@ TEST_CASE("kerr fall from rest at infinity (E = 1, L = 0, Q = 0): g from the geo
   const Fall falls[] = {
       {0.9, 1.8, kPi / 2}, {0.9, 6, 1.0}, {0.9, 20, 0.05}, {-0.6, 3, 2.2}, {0.998, 10, kPi / 3}};
   std::mt19937_64 random(5);
-  double worst_g = 0, worst_direction = 0;
-  int checked = 0;
+  Agreement worst;
   for (const Fall& f : falls) {
     CAPTURE(f.a);
     CAPTURE(f.r);
@@ -256,18 +266,11 @@ TEST_CASE("kerr fall from rest at infinity (E = 1, L = 0, Q = 0): g from the geo
       const long double big_r =
           (r * r + a * a - a * l) * (r * r + a * a - a * l) - m.delta * (e.eta + (l - a) * (l - a));
       const long double p_r = e.radial_sign * std::sqrt(std::max(big_r, 0.0L)) / m.delta;
-      const double g = static_cast<double>(u_t - l * u_phi - p_r * u_r);
-      worst_g = std::max(worst_g, std::abs(ray.g / g - 1));
-      worst_direction =
-          std::max(worst_direction, vec::angle_between(ray.source_direction, e.source));
-      ++checked;
+      worst.add(ray.g, static_cast<double>(u_t - l * u_phi - p_r * u_r), ray.source_direction,
+                e.source);
     }
   }
-  MESSAGE(checked << " rays from Kerr falls: g within " << worst_g
-                  << " relative, source direction within " << worst_direction << " rad");
-  CHECK(checked > 80);
-  CHECK(worst_g < 1e-13);
-  CHECK(worst_direction < 1e-10);
+  worst.require("from Kerr falls", 80, 1e-13, 1e-10);
 }
 
 TEST_CASE("kerr orbit and fall at a = 0 reproduce the Schwarzschild observers") {
@@ -292,8 +295,7 @@ TEST_CASE("kerr orbit and fall at a = 0 reproduce the Schwarzschild observers") 
       const auto kerr = make_spacetime("kerr", kerr_observer(0, r, kPi / 2, p.kerr_velocity));
       Observer s{r, pl.h, ObserverMotion(p.schwarzschild_velocity)};
       const auto schwarzschild = make_spacetime("schwarzschild", s, RayAzimuth::closed_form);
-      double worst_g = 0, worst_direction = 0;
-      int compared = 0;
+      Agreement worst;
       for (int i = 0; i < 400; ++i) {
         const Vec3 camera = random_direction(random);
         const TracedRay k = kerr->trace(camera), w = schwarzschild->trace(camera);
@@ -304,16 +306,9 @@ TEST_CASE("kerr orbit and fall at a = 0 reproduce the Schwarzschild observers") 
                                  .motion()
                                  .static_direction(camera);
         if (std::acos(at_rest[0]) < schwarzschild::critical_angle(r) + 1e-2) continue;
-        ++compared;
-        worst_g = std::max(worst_g, std::abs(k.g / w.g - 1));
-        worst_direction =
-            std::max(worst_direction, vec::angle_between(k.source_direction, w.source_direction));
+        worst.add(k.g, w.g, k.source_direction, w.source_direction);
       }
-      MESSAGE("r = " << r << ": " << compared << " rays, g within " << worst_g
-                     << ", direction within " << worst_direction << " rad");
-      CHECK(compared > 100);
-      CHECK(worst_g < 1e-14);
-      CHECK(worst_direction < 1e-12);
+      worst.require("at a = 0 against Schwarzschild", 100, 1e-14, 1e-12);
     }
   }
 }
