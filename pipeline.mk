@@ -31,6 +31,8 @@ CATALOG_H5 ?= $(SL_OUT)/catalog.h5
 
 # --- trace: spacetime, observer, camera, mesh
 SPACETIME ?= schwarzschild
+# kerr: the spin a (units of M)
+SPIN ?=
 R_OBS ?= 30
 BH_L ?= 0
 BH_B ?= 0
@@ -66,7 +68,8 @@ QUIET ?= --quiet
 
 sl_threads := $(if $(THREADS),--threads $(THREADS))
 sl_args_catalog := $(CATALOG_COMMAND) $(CATALOG_FLAGS)
-sl_args_trace := --spacetime $(SPACETIME) --r-obs $(R_OBS) --bh-l $(BH_L) --bh-b $(BH_B) \
+sl_spin := $(if $(SPIN),--spin $(SPIN))
+sl_args_trace := --spacetime $(SPACETIME) $(sl_spin) --r-obs $(R_OBS) --bh-l $(BH_L) --bh-b $(BH_B) \
   --look-dlon $(LOOK_DLON) --look-dlat $(LOOK_DLAT) --roll $(ROLL) --fov $(FOV) \
   --width $(WIDTH) --height $(HEIGHT) --projection $(PROJECTION) --mesh-step $(MESH_STEP) \
   --mesh-tol $(MESH_TOL) $(TRACE_FLAGS)
@@ -91,7 +94,7 @@ FPS ?= $(word 2,$(sl_path_info))
 SEQ_EXPOSURE ?=
 EXPOSURE_FRAME ?= $(FIRST)
 MOVIE_FLAGS ?= -c:v libx264 -pix_fmt yuv420p -crf 18
-sl_args_seqtrace := --spacetime schwarzschild --fov $(FOV) --width $(WIDTH) --height $(HEIGHT) \
+sl_args_seqtrace := --spacetime $(SPACETIME) $(sl_spin) --fov $(FOV) --width $(WIDTH) --height $(HEIGHT) \
   --projection $(PROJECTION) --mesh-step $(MESH_STEP) --mesh-tol $(MESH_TOL) $(TRACE_FLAGS)
 sl_args_seqsplat := --backend $(BACKEND) $(SPLAT_FLAGS)
 sl_args_seqexposure := $(SEQ_EXPOSURE)

@@ -50,11 +50,13 @@ CameraState sample(const CameraPath& path, std::int64_t frame) {
       s = from_keyframes(path, t);
       break;
     case WorldlineKind::orbit:
-      s.point = circular_orbit(path.r, path.phi, path.direction, t);
+      s.point = path.spin ? kerr_circular_orbit(*path.spin, path.r, path.phi, path.direction, t)
+                          : circular_orbit(path.r, path.phi, path.direction, t);
       s.orientation = path.orientation;
       break;
     case WorldlineKind::infall:
-      s.point = radial_infall(path.r, path.theta, path.phi, path.from_infinity, t);
+      s.point = path.spin ? kerr_infall(*path.spin, path.r, path.theta, path.phi, t)
+                          : radial_infall(path.r, path.theta, path.phi, path.from_infinity, t);
       s.orientation = path.orientation;
       break;
     case WorldlineKind::flyby:

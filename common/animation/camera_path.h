@@ -1,14 +1,17 @@
 #pragma once
-// A camera path (docs/usage/animation.md): a worldline around a Schwarzschild hole (M = 1),
-// sampled once per movie frame in the camera's proper time, and the camera's orientation along
-// it. Positions are Schwarzschild (r, theta, phi) about the hole, with the polar axis the pole
-// of the path's frame (galactic or ICRS) and phi = 0 toward its x axis; velocities are those
-// the static observer at the camera's place measures, along (e_r, e_theta, e_phi).
+// A camera path (docs/usage/animation.md): a worldline around a Schwarzschild hole (M = 1), or
+// a Kerr hole of spin a (kerr_worldlines.h), sampled once per movie frame in the camera's
+// proper time, and the camera's orientation along it. Positions are Schwarzschild or
+// Boyer-Lindquist (r, theta, phi) about the hole, with the polar axis (Kerr: the spin axis) the
+// pole of the path's frame (galactic or ICRS) and phi = 0 toward its x axis; velocities are
+// those the static observer (Kerr: the ZAMO) at the camera's place measures, along
+// (e_r, e_theta, e_phi).
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "animation/kerr_worldlines.h"
 #include "animation/worldlines.h"
 
 namespace starlens::animation {
@@ -35,6 +38,7 @@ enum class WorldlineKind { keyframes, orbit, infall, flyby };
 
 struct CameraPath {
   std::string frame = "galactic";  // "galactic" | "icrs": the coordinates' pole and x axis
+  std::optional<double> spin;      // Kerr's a; Schwarzschild when absent
   double fps = 24;                 // movie frames per second
   std::int64_t frames = 0;         // frame count
   double time_per_second = 1;      // camera proper time (M) per movie second
@@ -43,10 +47,12 @@ struct CameraPath {
   std::vector<Keyframe> keyframes;  // keyframes: sorted by time, at least one
   // orbit and infall
   double r = 0, theta = 0, phi = 0;  // orbit: radius and phi at tau = 0; infall: start
-  int direction = 1;                 // orbit: +1 prograde (phi increasing), -1 retrograde
-  bool from_infinity = false;        // infall: from rest at infinity, else from rest at r
-  Flyby flyby;                       // flyby: periapsis (r), E and L; phi: periapsis azimuth
-  Orientation orientation;           // orbit, infall and flyby: fixed along the path
+  // orbit: +1 phi increasing, -1 decreasing (Schwarzschild: prograde is +1; Kerr: prograde
+  // co-rotates with the hole, +1 for a >= 0)
+  int direction = 1;
+  bool from_infinity = false;  // infall: from rest at infinity, else from rest at r (not Kerr)
+  Flyby flyby;                 // flyby: periapsis (r), E and L; phi: periapsis azimuth
+  Orientation orientation;     // orbit, infall and flyby: fixed along the path
 };
 
 // The camera at one frame.

@@ -6,6 +6,8 @@
 #include "core/checked_json.h"
 #include "core/errors.h"
 #include "core/text_input.h"
+#include "spacetime/kerr_observers.h"
+#include "spacetime/kerr_zamo.h"
 
 namespace starlens::animation {
 namespace {
@@ -30,11 +32,22 @@ double positive(const JsonField& f) {
   return v;
 }
 
-double radius(const JsonField& f) {
+// Schwarzschild, or Kerr of spin a: the spacetime the path's worldlines are geodesics of.
+struct Hole {
+  std::optional<double> spin;
+};
+
+double radius(const JsonField& f, const Hole& hole) {
   const double r = finite_number(f);
-  if (!(r > kInnermostRadius))
+  if (hole.spin) {
+    const double r_plus = kerr::outer_horizon(*hole.spin);
+    if (!(r > r_plus))
+      f.fail("r = " + std::to_string(r) +
+             " is not outside the outer horizon r_+ = " + std::to_string(r_plus) + " M");
+  } else if (!(r > kInnermostRadius)) {
     f.fail("r = " + std::to_string(r) +
            " is not outside r = 3 M (the photon orbit; the horizon is at 2 M)");
+  }
   return r;
 }
 
@@ -72,11 +85,11 @@ Vec3 speed_checked(const JsonField& f, const Vec3& v) {
   return v;
 }
 
-Keyframe read_keyframe(const JsonField& k) {
+Keyframe read_keyframe(const JsonField& k, const Hole& hole) {
   k.require_object();
   Keyframe f;
   f.time = finite_number(k["time"]);
-  f.r = radius(k["r"]);
+  f.r = radius(k["r"], hole);
   f.theta = colatitude(k["theta"]);
   f.phi = finite_number(k["phi"]) * kDegree;
   const bool has_velocity = k.contains("velocity"), has_motion = k.contains("motion");
@@ -87,6 +100,9 @@ Keyframe read_keyframe(const JsonField& k) {
     f.velocity = speed_checked(k["velocity"],
                                {finite_number(e[0]), finite_number(e[1]), finite_number(e[2])});
   } else if (has_motion) {
+    if (hole.spin)
+      k["motion"].fail(
+          "names Schwarzschild motions: give velocity (relative to the ZAMO) for kerr");
     const std::string m = k["motion"].as_string();
     if (m == "static") {
     } else if (m == "infall") {
@@ -109,7 +125,7 @@ int orbit_direction(const JsonField& w) {
   return dir == "prograde" ? 1 : -1;
 }
 
-void read_worldline(const JsonField& w, CameraPath& p) {
+void read_worldline(const JsonField& w, const Hole& hole, CameraPath& p) {
   w.require_object();
   const std::string type = w["type"].as_string();
   if (type == "keyframes") {
@@ -117,34 +133,51 @@ void read_worldline(const JsonField& w, CameraPath& p) {
     const auto list = w["keyframes"].require_array().elements();
     if (list.empty()) w["keyframes"].fail("needs at least one keyframe");
     for (const auto& k : list) {
-      p.keyframes.push_back(read_keyframe(k));
+      p.keyframes.push_back(read_keyframe(k, hole));
       if (p.keyframes.size() > 1 &&
           !(p.keyframes.back().time > p.keyframes[p.keyframes.size() - 2].time))
         k["time"].fail("keyframe times must increase");
     }
   } else if (type == "orbit") {
     p.kind = WorldlineKind::orbit;
-    p.r = radius(w["r"]);
+    p.r = radius(w["r"], hole);
     const bool unstable_ok = w.find("allow_unstable") && w["allow_unstable"].as_bool();
-    if (p.r < kIscoRadius && !unstable_ok)
-      w["r"].fail("r = " + std::to_string(p.r) +
-                  " is below the ISCO (6 M), where circular orbits are unstable "
-                  "(allow_unstable: true to render one)");
-    p.phi = number_or(w, "phi", 0) * kDegree;
     p.direction = orbit_direction(w);
+    double isco = kIscoRadius;
+    if (hole.spin) {
+      const double a = *hole.spin;
+      p.direction = kerr::orbit_phi_sign(
+          a, p.direction > 0 ? kerr::OrbitSense::prograde : kerr::OrbitSense::retrograde);
+      const double r_ph = kerr::circular_photon_orbit(a, p.direction);
+      if (!(std::abs(kerr::orbit_zamo_velocity(a, p.r, p.direction)) < 1))
+        w["r"].fail("r = " + std::to_string(p.r) +
+                    " is at or inside this direction's circular photon orbit r_ph = " +
+                    std::to_string(r_ph) + " M: no timelike circular orbit");
+      isco = kerr::isco_radius(a, p.direction);
+    }
+    if (p.r < isco && !unstable_ok)
+      w["r"].fail("r = " + std::to_string(p.r) + " is below the ISCO (" + std::to_string(isco) +
+                  " M), where circular orbits are unstable (allow_unstable: true to render one)");
+    p.phi = number_or(w, "phi", 0) * kDegree;
     p.theta = 90 * kDegree;
   } else if (type == "infall") {
     p.kind = WorldlineKind::infall;
-    p.r = radius(w["r0"]);
+    p.r = radius(w["r0"], hole);
     p.theta = w.find("theta") ? colatitude(w["theta"]) : 90 * kDegree;
     p.phi = number_or(w, "phi", 0) * kDegree;
     const std::string from = w.string_or("from", "rest");
     if (from != "rest" && from != "infinity")
       w["from"].fail("'" + from + "' is not rest or infinity");
     p.from_infinity = from == "infinity";
+    if (hole.spin && !p.from_infinity)
+      (w.contains("from") ? w["from"] : w)
+          .fail(
+              "kerr falls start from rest at infinity (E = 1, L = 0, Q = 0): give "
+              "from: infinity");
   } else if (type == "flyby") {
+    if (hole.spin) w["type"].fail("flyby is a Schwarzschild worldline (kerr: orbit, infall)");
     p.kind = WorldlineKind::flyby;
-    p.r = radius(w["periapsis"]);
+    p.r = radius(w["periapsis"], hole);
     const double speed = finite_number(w["speed"]);
     if (!(speed > 0 && speed < 1)) w["speed"].fail("the speed at infinity must be in (0, 1) c");
     p.flyby = flyby_orbit(p.r, speed);
@@ -159,9 +192,15 @@ void read_worldline(const JsonField& w, CameraPath& p) {
   }
 }
 
+std::string innermost_name(const CameraPath& path) {
+  return path.spin ? "the outer horizon r_+ = " + std::to_string(innermost_radius(path)) + " M"
+                   : "r = 3 M";
+}
+
 }  // namespace
 
-CameraPath parse_camera_path(const std::string& text, const std::string& file) {
+CameraPath parse_camera_path(const std::string& text, const std::string& file,
+                             std::optional<double> spin) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw_input_error(file, "", "is empty, not a camera path");
   nlohmann::json json;
@@ -173,6 +212,7 @@ CameraPath parse_camera_path(const std::string& text, const std::string& file) {
   const JsonField root(json, file);
   root.require_object();
   CameraPath p;
+  p.spin = spin;
   p.frame = root.string_or("frame", "galactic");
   if (p.frame != "galactic" && p.frame != "icrs")
     root["frame"].fail("'" + p.frame + "' is not galactic or icrs");
@@ -192,27 +232,34 @@ CameraPath parse_camera_path(const std::string& text, const std::string& file) {
     p.frames = static_cast<std::int64_t>(n);
   }
   p.orientation = read_orientation(root);
-  read_worldline(root["worldline"], p);
+  read_worldline(root["worldline"], Hole{spin}, p);
   if (p.kind == WorldlineKind::keyframes && root.contains("look"))
     root["look"].fail("keyframe paths give look in each keyframe");
-  // A fall ends at the singularity: its last frame must still be outside r = 3M (r decreases
-  // monotonically, so the last frame is the innermost).
+  // A fall ends at the singularity (Kerr: its outer horizon): its last frame must still be
+  // outside the innermost radius (r decreases monotonically, so the last frame is the innermost).
   if (p.kind == WorldlineKind::infall) {
-    if (!p.from_infinity && p.start_time < 0)
-      root["start_time"].fail("a fall from rest starts at r0 at tau = 0: must be >= 0");
+    if ((spin || !p.from_infinity) && p.start_time < 0)
+      root["start_time"].fail("this fall starts at r0 at tau = 0: must be >= 0");
     const double t_end = frame_time(p, p.frames - 1);
     const double duration =
-        p.from_infinity ? infall_from_infinity_duration(p.r) : infall_from_rest_duration(p.r);
-    if (!(t_end < duration && sample(p, p.frames - 1).point.r > kInnermostRadius))
-      root["frames"].fail("the fall reaches r = 3 M before the last frame (proper time " +
-                          std::to_string(t_end) + " M)");
+        spin              ? kerr_infall_proper_time(*spin, p.r, p.theta, kerr::outer_horizon(*spin))
+        : p.from_infinity ? infall_from_infinity_duration(p.r)
+                          : infall_from_rest_duration(p.r);
+    if (!(t_end < duration && sample(p, p.frames - 1).point.r > innermost_radius(p)))
+      root["frames"].fail("the fall reaches " + innermost_name(p) +
+                          " before the last frame (proper time " + std::to_string(t_end) + " M)");
   }
   return p;
 }
 
-CameraPath read_camera_path(const std::filesystem::path& path, std::string* text) {
+double innermost_radius(const CameraPath& path) {
+  return path.spin ? kerr::outer_horizon(*path.spin) : kInnermostRadius;
+}
+
+CameraPath read_camera_path(const std::filesystem::path& path, std::string* text,
+                            std::optional<double> spin) {
   const std::string content = read_text_input(path, "camera path", kMaxPathBytes);
-  CameraPath p = parse_camera_path(content, path.string());
+  CameraPath p = parse_camera_path(content, path.string(), spin);
   if (text) *text = content;
   return p;
 }
@@ -223,10 +270,10 @@ CameraState checked_sample(const CameraPath& path, std::int64_t frame, const std
         file, "frames",
         "frame " + std::to_string(frame) + " is outside 0.." + std::to_string(path.frames - 1));
   CameraState s = sample(path, frame);
-  if (!(s.point.r > kInnermostRadius))
+  if (!(s.point.r > innermost_radius(path)))
     throw_input_error(file, "worldline",
                       "frame " + std::to_string(frame) + " is at r = " + std::to_string(s.point.r) +
-                          ", not outside r = 3 M");
+                          ", not outside " + innermost_name(path));
   return s;
 }
 

@@ -6,6 +6,7 @@
 #include "animation/path_file.h"
 #include "core/cli_validators.h"
 #include "core/errors.h"
+#include "spacetime/kerr_observers.h"
 #include "spacetime/kerr_zamo.h"
 #include "spacetime/vector_ops.h"
 
@@ -46,31 +47,56 @@ PlacementFrame placement_frame(const TraceOptions& o) {
   return {"galactic", o.bh_l.value_or(0), o.bh_b.value_or(0), galactic_to_icrs};
 }
 
-// For Kerr (kerr.h) the camera's velocity relative to the ZAMO: the static observer moves along
-// e_phi = p x (-h) at static_velocity; infall and orbit are not built for Kerr.
+// For Kerr (kerr.h) the camera's velocity relative to the ZAMO, whose e_phi = p x (-h) is the
+// direction of increasing Boyer-Lindquist phi (kerr_observers.h for orbit and infall).
 ObserverMotion resolve_kerr_motion(const TraceOptions& o, ObserverKind kind, const Observer& obs,
                                    const HoleFrame& frame) {
+  if (o.orbit_pa && kind == ObserverKind::orbit)
+    bad_flag("--orbit-pa",
+             "kerr orbits lie in the equatorial plane, along e_phi: give --orbit-direction");
+  const double c = std::cos(obs.inclination), s = std::sin(obs.inclination);
+  const Vec3 e_phi = vec::cross(obs.spin_sky, vec::scaled(-1, obs.hole_direction));
   switch (kind) {
     case ObserverKind::zamo:
       return ObserverMotion();
     case ObserverKind::at_rest: {
-      const double c = std::cos(obs.inclination), s = std::sin(obs.inclination);
       const double r_e = kerr::ergosphere_radius(obs.spin, c);
       if (!(obs.r_obs > r_e))
         bad_flag("--observer", "no static observer at or inside the ergosphere (--r-obs " +
                                    std::to_string(obs.r_obs) + " <= r_E " + std::to_string(r_e) +
                                    "): use --observer zamo");
       const double v = kerr::static_velocity(kerr::zamo_at(obs.spin, obs.r_obs, c, s));
-      const Vec3 e_phi = vec::cross(obs.spin_sky, vec::scaled(-1, obs.hole_direction));
       return ObserverMotion(vec::scaled(v, e_phi), "--observer");
     }
+    case ObserverKind::orbit: {
+      if (o.inclination.value_or(90) != 90)
+        bad_flag("--inclination",
+                 "--observer orbit: kerr circular orbits are equatorial "
+                 "(--inclination 90)");
+      const std::string sense_name = o.orbit_direction.value_or("prograde");
+      if (sense_name != "prograde" && sense_name != "retrograde")
+        bad_flag("--orbit-direction", "'" + sense_name + "' is not prograde or retrograde");
+      const int sign =
+          kerr::orbit_phi_sign(obs.spin, sense_name == "prograde" ? kerr::OrbitSense::prograde
+                                                                  : kerr::OrbitSense::retrograde);
+      const double r_ph = kerr::circular_photon_orbit(obs.spin, sign);
+      const double v = kerr::orbit_zamo_velocity(obs.spin, obs.r_obs, sign);
+      if (!(std::abs(v) < 1))
+        bad_flag("--r-obs", "--observer orbit: no timelike " + sense_name +
+                                " circular orbit at or inside the circular photon orbit r_ph = " +
+                                std::to_string(r_ph) + " (got " + std::to_string(obs.r_obs) + ")");
+      return ObserverMotion(vec::scaled(v, e_phi), "--observer");
+    }
+    case ObserverKind::infall:
+      return ObserverMotion(
+          vec::scaled(kerr::infall_zamo_speed(obs.spin, obs.r_obs, c, s), obs.hole_direction),
+          "--observer");
     case ObserverKind::velocity:
       if (o.velocity.size() != 3) bad_flag("--velocity", "give three components VH,VN,VE");
       return ObserverMotion(local_velocity({o.velocity[0], o.velocity[1], o.velocity[2]}, frame),
                             "--velocity");
-    default:
-      bad_flag("--observer", std::string(observer_kind_name(kind)) + " is not built for kerr");
   }
+  bad_flag("--observer", std::string(observer_kind_name(kind)) + " is not built for kerr");
 }
 
 // The camera's velocity for --observer, --orbit-pa and --velocity (observer_motion.h).
@@ -79,6 +105,8 @@ ObserverMotion resolve_motion(const TraceOptions& o, const Observer& obs, const 
   if (o.orbit_pa && kind != ObserverKind::orbit) bad_flag("--orbit-pa", "needs --observer orbit");
   if (!o.velocity.empty() && kind != ObserverKind::velocity)
     bad_flag("--velocity", "needs --observer velocity");
+  if (o.orbit_direction && (kind != ObserverKind::orbit || o.spacetime != "kerr"))
+    bad_flag("--orbit-direction", "needs --spacetime kerr --observer orbit");
   if (o.spacetime == "kerr") return resolve_kerr_motion(o, kind, obs, frame);
   const bool hole = o.spacetime == "schwarzschild";
   switch (kind) {
@@ -108,17 +136,24 @@ ObserverMotion resolve_motion(const TraceOptions& o, const Observer& obs, const 
 
 const std::vector<std::string>& path_set_flags() {
   static const std::vector<std::string> flags = {
-      "--r-obs",     "--bh-l", "--bh-b",     "--bh-ra",    "--bh-dec",  "--look-dlon",
-      "--look-dlat", "--roll", "--observer", "--orbit-pa", "--velocity"};
+      "--r-obs",     "--bh-l",        "--bh-b",    "--bh-ra",          "--bh-dec",
+      "--look-dlon", "--look-dlat",   "--roll",    "--observer",       "--orbit-pa",
+      "--velocity",  "--inclination", "--spin-pa", "--orbit-direction"};
   return flags;
 }
 
 PathFrame apply_camera_path(TraceOptions& o) {
   if (!o.frame) bad_flag("--frame", "required with --path");
-  if (o.spacetime != "schwarzschild")
-    bad_flag("--path", "camera paths are Schwarzschild worldlines (--spacetime schwarzschild)");
+  const bool kerr = o.spacetime == "kerr";
+  if (o.spacetime != "schwarzschild" && !kerr)
+    bad_flag("--path",
+             "camera paths are Schwarzschild or Kerr worldlines (--spacetime "
+             "schwarzschild or kerr)");
+  if (kerr && !(o.spin && std::abs(*o.spin) < 1))
+    bad_flag("--spin", "required with --spacetime kerr, |A| < 1");
   PathFrame out;
-  const animation::CameraPath path = animation::read_camera_path(o.path, &out.text);
+  const animation::CameraPath path =
+      animation::read_camera_path(o.path, &out.text, kerr ? o.spin : std::nullopt);
   const animation::CameraState s = animation::checked_sample(path, *o.frame, o.path);
   out.frame = s.frame;
   out.time = s.time;
@@ -136,10 +171,21 @@ PathFrame apply_camera_path(TraceOptions& o) {
     o.bh_b = hole_lat;
   }
   o.r_obs = s.point.r;
+  if (kerr) {
+    // The path's pole is the spin axis: the observer's inclination is its colatitude and the
+    // axis projects on the sky along the hole frame's north (--spin-pa 0). Circular orbits lie
+    // in the equatorial plane exactly.
+    o.inclination = path.kind == animation::WorldlineKind::orbit
+                        ? 90.0
+                        : std::clamp(s.point.theta / kDegree, 0.0, 180.0);
+    o.spin_pa = 0;
+  }
   const Vec3& v = s.point.velocity;
   if (v[0] != 0 || v[1] != 0 || v[2] != 0) {
     o.observer = "velocity";
     o.velocity = {-v[0], -v[1], -v[2]};
+  } else if (kerr) {
+    o.observer = "zamo";  // a Kerr path's velocities are relative to the ZAMO
   }
   const animation::Orientation& look = s.orientation;
   if (look.look_at) {
@@ -194,11 +240,14 @@ void add_trace_flags(CLI::App& app, TraceOptions& o) {
                  "(circular geodesic) | velocity (--velocity)")
       ->capture_default_str();
   app.add_option("--orbit-pa", o.orbit_pa,
-                 "orbit: direction of motion on the sky around the hole, degrees from north "
-                 "through east (default 90)");
+                 "orbit (schwarzschild): direction of motion on the sky around the hole, "
+                 "degrees from north through east (default 90)");
+  app.add_option("--orbit-direction", o.orbit_direction,
+                 "orbit (kerr, equatorial): prograde (co-rotating with the hole, the default) | "
+                 "retrograde");
   app.add_option("--velocity", o.velocity,
                  "velocity: VH,VN,VE in units of c toward the hole, north and east, as the "
-                 "static observer measures them")
+                 "static observer (kerr: the ZAMO) measures them")
       ->expected(3)
       ->delimiter(',');
   app.add_option("--mesh-step", o.mesh_step, "Base grid step, pixels")->capture_default_str();

@@ -26,6 +26,7 @@ struct TraceOptions {
   std::string ray_azimuth = "series";
   std::string observer = "static";
   std::optional<double> orbit_pa;
+  std::optional<std::string> orbit_direction;  // kerr orbits: prograde | retrograde
   std::vector<double> velocity;  // --velocity: toward the hole, north, east (units of c)
   std::optional<double> spin, inclination, spin_pa;  // Kerr: A, degrees, degrees
   double mesh_step = 4, mesh_tol = 0.01, mesh_max_source = 1;

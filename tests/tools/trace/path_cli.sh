@@ -69,7 +69,7 @@ expect 2 "orbit.json: frames: frame 48 is outside 0..47" "$trace" "${small[@]}" 
 expect 2 "--frame: required with --path" "$trace" "${small[@]}" --path orbit.json -o bad.h5
 expect 2 "--frame: needs --path" "$trace" "${small[@]}" --frame 1 -o bad.h5
 expect 2 "--r-obs: not with --path" "$trace" "${small[@]}" --path orbit.json --frame 1 --r-obs 9 -o bad.h5
-expect 2 "--path: camera paths are Schwarzschild" "$trace" "${small[@]}" --spacetime minkowski --path orbit.json --frame 1 -o bad.h5
+expect 2 "--path: camera paths are Schwarzschild or Kerr worldlines" "$trace" "${small[@]}" --spacetime minkowski --path orbit.json --frame 1 -o bad.h5
 echo '{"fps": 24, "frames": 4, "worldline": {"type": "orbit", "r": 12}}' >nofield.json
 expect 2 "nofield.json: time_per_second: " "$trace" "${small[@]}" --path nofield.json --frame 1 -o bad.h5
 echo '{"fps": 24, "frames": 4, "time_per_second": "fast", "worldline": {"type": "orbit", "r": 12}}' >type.json
@@ -112,6 +112,44 @@ assert float(a["r_obs"]) == rp and float(a["path_time"]) == 0, dict(a)
 v = math.sqrt(sum(float(a[k]) ** 2 for k in ("observer_vx", "observer_vy", "observer_vz")))
 assert abs(v - math.sqrt(1 - (1 - 2 / rp) / E**2)) < 1e-12, v
 PY
+
+# A Kerr orbit's frame (a = 0.9, prograde at r = 4): the same rays as the explicit flags, the
+# hole at phi + 180 with phi = phi0 + Omega u^t tau from Bardeen, Press & Teukolsky.
+cat >kerr-orbit.json <<'JSON'
+{"fps": 24, "frames": 48, "time_per_second": 240,
+ "worldline": {"type": "orbit", "r": 4, "phi": 10, "direction": "prograde"}}
+JSON
+expect 0 "" "$trace" "${small[@]}" --spacetime kerr --spin 0.9 --path kerr-orbit.json --frame 5 \
+  -o kerr-path.h5
+lon=$(python3 -c '
+import math
+a, r, tau = 0.9, 4.0, 50.0
+omega = 1 / (r**1.5 + a)
+u_t = (r**1.5 + a) / (r**0.75 * math.sqrt(r**1.5 - 3 * math.sqrt(r) + 2 * a))
+print(f"{(10 + math.degrees(omega * u_t * tau) + 180) % 360:.15f}")')
+expect 0 "" "$trace" "${small[@]}" --spacetime kerr --spin 0.9 --r-obs 4 --bh-l "$lon" --bh-b 0 \
+  --observer orbit -o kerr-flags.h5
+python3 - kerr-path.h5 kerr-flags.h5 "$lon" <<'PY' || fail "kerr path frame differs from its flags"
+import sys, h5py, numpy as np
+path, flags = h5py.File(sys.argv[1]), h5py.File(sys.argv[2])
+assert abs(float(path.attrs["bh_lon_deg"]) - float(sys.argv[3])) < 1e-9, dict(path.attrs)
+assert float(path.attrs["spin"]) == 0.9 and float(path.attrs["inclination_deg"]) == 90
+for name in ("vertices/xy", "vertices/dir", "vertices/g", "vertices/status", "triangles/mu"):
+    x, y = path[name][...], flags[name][...]
+    assert x.shape == y.shape and np.allclose(x, y, rtol=0, atol=1e-9, equal_nan=True), name
+PY
+# Kerr falls come from infinity; a Kerr path needs the spin.
+echo '{"fps": 10, "frames": 20, "time_per_second": 1, "worldline": {"type": "infall", "r0": 20, "theta": 60, "from": "infinity"}}' >kerr-fall.json
+expect 0 "" "$trace" "${small[@]}" --spacetime kerr --spin 0.9 --path kerr-fall.json --frame 19 \
+  -o kerr-fall.h5
+echo '{"fps": 10, "frames": 20, "time_per_second": 1, "worldline": {"type": "infall", "r0": 20}}' >kerr-rest.json
+expect 2 "kerr-rest.json: worldline: kerr falls start from rest at infinity" "$trace" \
+  "${small[@]}" --spacetime kerr --spin 0.9 --path kerr-rest.json --frame 1 -o bad.h5
+expect 2 "--spin: required with --spacetime kerr" "$trace" "${small[@]}" --spacetime kerr \
+  --path kerr-fall.json --frame 1 -o bad.h5
+expect 2 "--inclination: not with --path" "$trace" "${small[@]}" --spacetime kerr --spin 0.9 \
+  --inclination 30 --path kerr-fall.json --frame 1 -o bad.h5
+[ -e bad.h5 ] && fail "a refused Kerr path run wrote an output"
 
 echo "path_cli: $failures failure(s)"
 [ "$failures" = 0 ]

@@ -95,8 +95,27 @@ expect 2 "--spin" "$trace" "${small[@]}" --spacetime kerr --spin -1.2 -o bad.h5
 expect 2 "--r-obs" "$trace" "${small[@]}" --spacetime kerr --spin 0.5 --r-obs 1.8 -o bad.h5
 near=(--width 96 --height 64 --r-obs 1.95 --fov 90 --quiet)
 expect 2 "--observer" "$trace" "${near[@]}" --spacetime kerr --spin 0.9 -o bad.h5
-expect 2 "--observer" "$trace" "${small[@]}" --spacetime kerr --spin 0.9 --observer orbit -o bad.h5
-expect 2 "--observer" "$trace" "${small[@]}" --spacetime kerr --spin 0.9 --observer infall -o bad.h5
+# Kerr orbits: equatorial only, outside the circular photon orbit of their sense (3.91 M
+# retrograde for a = 0.9, 1.56 M prograde), their direction by --orbit-direction; velocities
+# below c.
+tiny=(--width 96 --height 64 --fov 90 --quiet)
+expect 2 "--inclination: --observer orbit: kerr circular orbits are equatorial" "$trace" \
+  "${small[@]}" --spacetime kerr --spin 0.9 --observer orbit --inclination 60 -o bad.h5
+expect 2 "--r-obs: --observer orbit: no timelike retrograde circular orbit at or inside the circular photon orbit r_ph = 3.9" \
+  "$trace" "${tiny[@]}" --r-obs 3.9 --spacetime kerr --spin 0.9 --observer orbit \
+  --orbit-direction retrograde -o bad.h5
+expect 2 "--r-obs: --observer orbit: no timelike prograde" "$trace" "${tiny[@]}" --r-obs 1.5 \
+  --spacetime kerr --spin 0.9 --observer orbit -o bad.h5
+expect 2 "--orbit-pa: kerr orbits lie in the equatorial plane" "$trace" "${small[@]}" \
+  --spacetime kerr --spin 0.9 --observer orbit --orbit-pa 30 -o bad.h5
+expect 2 "--orbit-direction: 'sideways' is not prograde or retrograde" "$trace" "${small[@]}" \
+  --spacetime kerr --spin 0.9 --observer orbit --orbit-direction sideways -o bad.h5
+expect 2 "--orbit-direction: needs --spacetime kerr --observer orbit" "$trace" "${small[@]}" \
+  --observer orbit --orbit-direction prograde -o bad.h5
+expect 2 "--orbit-direction: needs --spacetime kerr --observer orbit" "$trace" "${small[@]}" \
+  --spacetime kerr --spin 0.9 --observer infall --orbit-direction prograde -o bad.h5
+expect 2 "--velocity: speed 1.063015 c is not below the speed of light" "$trace" "${small[@]}" \
+  --spacetime kerr --spin 0.9 --observer velocity --velocity 0.8,0.7,0 -o bad.h5
 expect 2 "--inclination" "$trace" "${small[@]}" --spacetime kerr --spin 0.9 --inclination 181 -o bad.h5
 expect 2 "--spin-pa" "$trace" "${small[@]}" --spin-pa 10 -o bad.h5
 expect 2 "--observer" "$trace" "${small[@]}" --observer zamo -o bad.h5
@@ -104,6 +123,28 @@ expect 2 "--observer" "$trace" "${small[@]}" --observer zamo -o bad.h5
 expect 0 "" "$trace" "${near[@]}" --spacetime kerr --spin 0.9 --inclination 30 --spin-pa 45 \
   --observer zamo -o kerr.h5
 expect 0 "" "$trace" inspect kerr.h5  # the reader takes the Kerr attributes and "zamo"
+# A prograde orbit inside the ISCO (2.32 M: unstable, still a geodesic) inside the ergosphere,
+# and a fall at inclination 30: the lens map and manifest record the motion relative to the ZAMO.
+expect 0 "" "$trace" "${near[@]}" --spacetime kerr --spin 0.9 --observer orbit -o kerr-orbit.h5
+expect 0 "" "$trace" "${small[@]}" --spacetime kerr --spin 0.9 --inclination 30 \
+  --observer infall -o kerr-infall.h5
+expect 0 "" "$trace" inspect kerr-orbit.h5
+python3 - kerr-orbit.h5.manifest.json kerr-infall.h5.manifest.json <<'PY' || fail "kerr motions' manifests"
+import json, math, sys
+orbit, infall = (json.load(open(f))["parameters"] for f in sys.argv[1:])
+# Prograde at r = 1.95, a = 0.9 (BPT): v = varpi (Omega - omega) / alpha along e_phi.
+a, r = 0.9, 1.95
+big_a = (r * r + a * a) ** 2 - a * a * (r * r - 2 * r + a * a)
+alpha, omega, varpi = math.sqrt(r * r * (r * r - 2 * r + a * a) / big_a), 2 * a * r / big_a, math.sqrt(big_a) / r
+v = varpi * (1 / (r ** 1.5 + a) - omega) / alpha
+assert orbit["observer"] == "orbit", orbit
+assert abs(math.hypot(*orbit["observer_velocity_icrs"]) - v) < 1e-12, (orbit, v)
+# E = 1, L = 0, Q = 0 from r = 10, theta = 30 deg: 1 - alpha^2 = 2 r (r^2 + a^2) / A.
+r, c2 = 10, math.cos(math.radians(30)) ** 2
+big_a = (r * r + a * a) ** 2 - a * a * (r * r - 2 * r + a * a) * (1 - c2)
+assert infall["observer"] == "infall", infall
+assert abs(math.hypot(*infall["observer_velocity_icrs"]) - math.sqrt(2 * r * (r * r + a * a) / big_a)) < 1e-12
+PY
 expect 2 "--r-obs" "$trace" "${small[@]}" --r-obs -1 --spacetime minkowski -o bad.h5
 expect 2 "--fov" "$trace" "${small[@]}" --fov 180 -o bad.h5
 expect 2 "--fov" "$trace" "${small[@]}" --fov 0 -o bad.h5
