@@ -23,6 +23,8 @@ min_y=1e-10
 backends="gpu cpu"
 pipe=yes
 keep_stream=no
+gpu_producer=auto
+count_only=no
 threads=$(nproc)
 
 usage() {
@@ -40,6 +42,11 @@ usage: bench/frame/run.sh [options]
   --min-y Y          the visibility floor, --psf-min-y (default: $min_y)
   --backends LIST    splat backends from the file, in order, e.g. "gpu cpu" or cpu (default: "$backends")
   --no-pipe          skip produce | splat (the pipe uses the first backend)
+  --count-only       the producers' own work alone: catalogue, lens map, then produce --sink
+                     count on the CPU and (unless --no-gpu-producer) the GPU; no stream, no splat
+  --no-gpu-producer  skip produce --backend gpu (run by default when the backends hold gpu:
+                     --sink count, to a file checked byte for byte against the CPU's stream,
+                     and piped into the first splat backend)
   --keep-stream      keep the event stream in WORK at the end
   --threads N        threads of every stage (default: all cores, $threads)
 EOF
@@ -62,6 +69,8 @@ while [ $# -gt 0 ]; do
     --min-y) min_y=$2; shift 2 ;;
     --backends) backends=$2; shift 2 ;;
     --no-pipe) pipe=no; shift ;;
+    --no-gpu-producer) gpu_producer=no; shift ;;
+    --count-only) count_only=yes; shift ;;
     --keep-stream) keep_stream=yes; shift ;;
     --threads) threads=$2; shift 2 ;;
     -h | --help) usage; exit 0 ;;
@@ -123,6 +132,17 @@ splat=("$tools/splat/starlens-splat" --threads "$threads" --quiet --force)
 stage produce_count "${produce[@]}" --sink count -o "$results/produce_count.json"
 cp "$results/produce_count.json.manifest.json" "$results/produce_count.manifest.json"
 
+[ "$gpu_producer" = auto ] && { [[ " $backends " == *" gpu "* ]] && gpu_producer=yes || gpu_producer=no; }
+if [ "$count_only" = yes ]; then
+  if [ "$gpu_producer" = yes ]; then
+    stage produce_gpu_count "${produce[@]}" --backend gpu --sink count -o "$results/produce_gpu_count.json"
+    cp "$results/produce_gpu_count.json.manifest.json" "$results/produce_gpu_count.manifest.json"
+  fi
+  python3 "$here/table.py" "$results"
+  echo "raw output: $results"
+  exit 0
+fi
+
 stream=$work/events.sle
 rm -f "$stream"
 stage produce_file "${produce[@]}" -o "$stream"
@@ -138,6 +158,26 @@ if [ "$pipe" = yes ]; then
   }
   stage pipe piped
   cp "$work/frame-pipe.exr.manifest.json" "$results/pipe_splat.manifest.json"
+fi
+
+# The GPU producer: its own work, its stream (byte-identical to the CPU's: docs/gpu.md), and
+# the pipe into the first splat backend.
+if [ "$gpu_producer" = yes ]; then
+  stage produce_gpu_count "${produce[@]}" --backend gpu --sink count -o "$results/produce_gpu_count.json"
+  cp "$results/produce_gpu_count.json.manifest.json" "$results/produce_gpu_count.manifest.json"
+  stage produce_gpu_file "${produce[@]}" --backend gpu -o "$work/events-gpu.sle"
+  cp "$work/events-gpu.sle.manifest.json" "$results/produce_gpu_file.manifest.json"
+  if cmp -s "$stream" "$work/events-gpu.sle"; then echo identical; else echo DIFFERENT; fi \
+    >"$results/gpu_producer_stream"
+  rm -f "$work/events-gpu.sle" "$work/events-gpu.sle.manifest.json"
+  if [ "$pipe" = yes ]; then
+    piped_gpu() {
+      "${produce[@]}" --backend gpu -o - --manifest "$results/pipe_gpu_produce.manifest.json" |
+        "${splat[@]}" --backend "${backends%% *}" -i - -o "$work/frame-pipe-gpu.exr"
+    }
+    stage pipe_gpu piped_gpu
+    cp "$work/frame-pipe-gpu.exr.manifest.json" "$results/pipe_gpu_splat.manifest.json"
+  fi
 fi
 
 for backend in $backends; do

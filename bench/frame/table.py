@@ -52,6 +52,9 @@ rows = [
     ("splat_gpu", "splat_gpu", "splat gpu from the file"),
     ("splat_cpu", "splat_cpu", "splat cpu from the file"),
     ("pipe", "pipe_splat", "produce | splat, one pipe"),
+    ("produce_gpu_count", "produce_gpu_count", "produce --backend gpu --sink count"),
+    ("produce_gpu_file", "produce_gpu_file", "produce --backend gpu to a file"),
+    ("pipe_gpu", "pipe_gpu_splat", "produce --backend gpu | splat, one pipe"),
 ]
 print()
 print(f'{"stage":<48} {"wall_s":>8} {"GB/s":>6} {"rss_MB":>8}  phases (s)')
@@ -60,27 +63,39 @@ for key, manifest_name, label in rows:
         continue
     m = manifest(manifest_name)
     rate = ""
-    if key in ("produce_file", "splat_gpu", "splat_cpu", "pipe") and stream_bytes:
+    if key in ("produce_file", "splat_gpu", "splat_cpu", "pipe", "produce_gpu_file",
+               "pipe_gpu") and stream_bytes:
         rate = f"{stream_bytes / walls[key] / 1e9:6.2f}"
     rss = rss_mb(m)
-    if key == "pipe":
-        rss = max(rss, rss_mb(manifest("pipe_produce")))
+    if key in ("pipe", "pipe_gpu"):
+        rss = max(rss, rss_mb(manifest(key + "_produce")))
     print(f"{label:<48} {walls[key]:8.2f} {rate:>6} {rss:8.0f}  {phases(m)}")
-    if key == "pipe" and manifest("pipe_produce"):
-        print(f'{"  of it, produce":<48} {"":>8} {"":>6} {rss_mb(manifest("pipe_produce")):8.0f}  '
-              f'{phases(manifest("pipe_produce"))}')
+    if key in ("pipe", "pipe_gpu") and manifest(key + "_produce"):
+        print(f'{"  of it, produce":<48} {"":>8} {"":>6} {rss_mb(manifest(key + "_produce")):8.0f}  '
+              f'{phases(manifest(key + "_produce"))}')
+    gpu = (m or {}).get("gpu") if key.startswith("produce_gpu") else None
+    if gpu:
+        print(f'{"  GPU memory (device, pinned host)":<48} {"":>8} {"":>6} '
+              f'{gpu["device_bytes_peak"] / 2**20:8.0f}  pinned {gpu["pinned_bytes_peak"] / 2**20:.0f} MB, '
+              f'index {gpu["index_bytes"] / 2**20:.0f} MB on {gpu["device"]}')
 
 print()
 trace = walls.get("trace", 0.0)
 frames = []
 if "pipe" in walls:
     frames.append(("frame, trace + produce | splat (pipe)", trace + walls["pipe"]))
+if "pipe_gpu" in walls:
+    frames.append(("frame, trace + produce gpu | splat (pipe)", trace + walls["pipe_gpu"]))
 for backend in ("gpu", "cpu"):
     if "produce_file" in walls and f"splat_{backend}" in walls:
         frames.append((f"frame, trace + produce file + splat {backend}",
                        trace + walls["produce_file"] + walls[f"splat_{backend}"]))
 for label, seconds in frames:
     print(f"{label:<48} {seconds:8.2f} s")
+
+identity_path = os.path.join(results, "gpu_producer_stream")
+if os.path.exists(identity_path):
+    print(f"GPU producer's stream against the CPU producer's: {open(identity_path).read().strip()}")
 
 status_path = os.path.join(results, "compare_status")
 if os.path.exists(status_path):

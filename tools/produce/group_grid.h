@@ -11,6 +11,7 @@
 
 #include "inline_dot.h"
 #include "lens_mesh.h"
+#include "optics/host_device.h"
 #include "planar_bins.h"
 #include "triangle_groups.h"
 
@@ -62,7 +63,10 @@ class GroupGrids {
   };
   // False when p lies outside the group's grid rectangle.
   bool find_bin(std::uint32_t group, const Vec3& p, BinPlace& place) const {
-    const Frame& f = frames_[group];
+    return find_bin_in(frames_[group], p, place);
+  }
+  // find_bin for the group of frame f (host and device: index_lookup.h).
+  STARLENS_HOST_DEVICE static bool find_bin_in(const Frame& f, const Vec3& p, BinPlace& place) {
     const double depth = inline_dot(p, f.centre);
     if (!(depth > 0.0)) return false;
     const double inverse_depth = 1.0 / depth;
@@ -110,7 +114,7 @@ class GroupGrids {
 
   using Entry = GroupGridEntry;
   static constexpr double kBoxSteps = 256;
-  static bool holds(const Entry& entry, const BinPlace& place) {
+  STARLENS_HOST_DEVICE static bool holds(const Entry& entry, const BinPlace& place) {
     return (place.iu >= entry.u_low) & (place.iu <= entry.u_high) & (place.iv >= entry.v_low) &
            (place.iv <= entry.v_high);
   }
@@ -122,6 +126,14 @@ class GroupGrids {
   };
   EntryRange bin_entries(const BinPlace& place) const {
     return {place.entries + bin_offsets_[place.bin], place.entries + bin_offsets_[place.bin + 1]};
+  }
+
+  // The flat arrays (index_lookup.h): the frames, every group's bin offsets, and a group's
+  // entries (which its frame points into).
+  const std::vector<Frame>& frames() const { return frames_; }
+  const std::vector<std::uint32_t>& bin_offsets() const { return bin_offsets_; }
+  const std::vector<Entry>& group_entries(std::uint32_t group) const {
+    return group_entries_[group];
   }
 
  private:

@@ -16,6 +16,7 @@
 #include "core/tool_main.h"
 #include "event_sink.h"
 #include "events/stream_layout.h"
+#include "gpu_search.h"
 #include "input_checks.h"
 #include "lens_mesh_input.h"
 #include "manifest/background_file_hash.h"
@@ -40,6 +41,8 @@ struct ProduceOptions {
   std::string manifest;
   std::string sink = "file";
   std::string colour = "table";
+  std::string backend = "cpu";
+  int gpu_device = 0;
   std::uint32_t chunk_events = 16384;
   std::uint64_t block_stars = 1 << 16;
   std::string cells;
@@ -145,7 +148,15 @@ int run_produce(const ProduceOptions& options, int argc, char** argv) {
     sink = std::make_unique<CountSink>();
   }
 
+  // The GPU search: the index copied to the device once, before the first star.
+  std::unique_ptr<GpuSearchBackend> gpu_search;
+  if (options.backend == "gpu") {
+    ScopedPhase phase(times, "gpu_setup");
+    gpu_search = make_gpu_search(*index, options.gpu_device, static_cast<std::size_t>(threads));
+  }
+
   ProducerSettings settings;
+  settings.search = gpu_search.get();
   settings.chunk_events = options.chunk_events;
   settings.block_stars = options.block_stars;
   settings.bounds = bounds;
@@ -168,6 +179,7 @@ int run_produce(const ProduceOptions& options, int argc, char** argv) {
                            {"manifest", options.manifest},
                            {"sink", options.sink},
                            {"colour", options.colour},
+                           {"backend", options.backend},
                            {"chunk_events", options.chunk_events},
                            {"block_stars", options.block_stars},
                            {"width", mesh.width},
@@ -183,7 +195,23 @@ int run_produce(const ProduceOptions& options, int argc, char** argv) {
                            {"psf_min_y", options.psf.min_y},
                            {"psf_relative_tail", options.psf.relative_tail},
                            {"psf_max_radius", options.psf.max_radius}};
-  for (const char* output_parameter : {"output", "manifest"})
+  if (gpu_search) {
+    manifest.parameters()["gpu_device"] = options.gpu_device;
+    const GpuSearchReport gpu = gpu_search->report();
+    manifest.section("gpu") = {{"device", gpu.device.name},
+                               {"device_index", gpu.device.index},
+                               {"architecture", gpu.device.architecture},
+                               {"platform", gpu.device.platform},
+                               {"driver_version", gpu.device.driver_version},
+                               {"runtime_version", gpu.device.runtime_version},
+                               {"index_bytes", gpu.index_bytes},
+                               {"device_bytes_peak", gpu.device_bytes_peak},
+                               {"pinned_bytes_peak", gpu.pinned_bytes_peak},
+                               {"stars_searched", gpu.queries},
+                               {"kernel_launches", gpu.kernel_launches}};
+  }
+  // The stream does not depend on where the index was searched.
+  for (const char* output_parameter : {"output", "manifest", "backend", "gpu_device"})
     manifest.exclude_from_digest(output_parameter);
   manifest.set_threads(threads);
   {
@@ -282,6 +310,11 @@ int run(int argc, char** argv) {
   app.add_option("--colour", produce.colour,
                  "table: log-T colour table; exact: integrate every image")
       ->check(CLI::IsMember({"table", "exact"}));
+  app.add_option("--backend", produce.backend,
+                 "cpu | gpu: where the triangle index is searched (the stream is the same)")
+      ->check(CLI::IsMember({"cpu", "gpu"}));
+  app.add_option("--gpu-device", produce.gpu_device, "GPU index (--backend gpu)")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--chunk-events", produce.chunk_events, "Events per chunk")
       ->check(CLI::Range(1u, 1u << 24));
   app.add_option("--block-stars", produce.block_stars, "Stars per catalogue read (memory bound)")

@@ -9,7 +9,9 @@
 #include <exception>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
+#include <string>
 
 #include "catalog/sky_cells.h"
 #include "core/errors.h"
@@ -17,6 +19,7 @@
 #include "core/stopwatch.h"
 #include "events/stream_layout.h"
 #include "flux_floor.h"
+#include "hit_search.h"
 #include "ordered_writer.h"
 #include "read_plan.h"
 #include "unit_reader.h"
@@ -27,7 +30,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 struct Hit {
-  std::uint32_t star;           // within the cell
+  std::uint32_t query;          // the unit's query of the star
   std::uint32_t mesh_triangle;  // the lens map's number
   ImagePoint point;
   double mu;  // of the triangle
@@ -46,8 +49,9 @@ struct RunState {
 // depends on the unit alone (and, under --max-events, on N), never on the other workers.
 class UnitWorker {
  public:
-  explicit UnitWorker(RunState& run)
+  UnitWorker(RunState& run, std::unique_ptr<HitSearch> search)
       : run_(run),
+        search_(std::move(search)),
         tally_(run.index.triangle_count(), run.settings.width, run.settings.height),
         flux_floors_(run.assembler.quick_bound()) {
     if (const auto& region = run.settings.bounds.sky_region) {
@@ -57,15 +61,29 @@ class UnitWorker {
     }
   }
 
+  // The unit's stars selected cell by cell, their images found in one search (hit_search.h),
+  // then each cell's images in order until the unit is done.
   UnitOutput process(const catalog::CellBlock& block) {
     output_ = UnitOutput{};
     output_.cells = block.end_cell - block.first_cell;
     unit_events_ = 0;
-    for (std::uint64_t cell = block.first_cell; cell < block.end_cell && !unit_done(); ++cell) {
+    const auto start = Clock::now();
+    cells_.clear();
+    queries_.clear();
+    query_stars_.clear();
+    query_scales_.clear();
+    for (std::uint64_t cell = block.first_cell; cell < block.end_cell; ++cell) {
       const std::size_t slot = run_.index.slot_of(cell);
       if (slot == TriangleIndex::kNoSlot)
         throw std::logic_error("read a cell the index does not hold");
-      process_cell(cell, slot, block.cell(cell));
+      select_stars(cell, slot, block.cell(cell));
+      if (!cells_.back().problem.empty()) break;  // reported when the cell's turn comes
+    }
+    search_->find(queries_, found_);
+    times.add("mapping", std::chrono::duration<double>(Clock::now() - start).count());
+    for (const SelectedCell& selected : cells_) {
+      if (unit_done()) break;
+      process_cell(selected, block.cell(selected.cell));
     }
     output_.whole = !unit_done();
     close_chunk();
@@ -75,6 +93,19 @@ class UnitWorker {
   PhaseTimes times;
 
  private:
+  // What the selection of one cell's stars left for its turn.
+  struct SelectedCell {
+    std::uint64_t cell;
+    std::size_t slot;
+    std::size_t stars;
+    std::uint32_t first_query;
+    std::uint32_t end_query;
+    std::uint64_t outside_region = 0;
+    std::uint64_t too_faint = 0;
+    std::size_t bad_star = 0;  // the first star with bad photometry, when `problem` says one
+    std::string problem;
+  };
+
   // The run stopped, or this unit alone holds --max-events events (none after them can be
   // written, whatever the units before it hold).
   bool unit_done() const {
@@ -82,21 +113,24 @@ class UnitWorker {
     return (limit > 0 && unit_events_ >= limit) || run_.stop.load(std::memory_order_relaxed);
   }
 
-  // Mapping (each star against its cell's grid), then colour and class per image.
-  void process_cell(std::uint64_t cell, std::size_t slot,
+  // The cell's stars that may have a visible image become queries of the unit's search.
+  void select_stars(std::uint64_t cell, std::size_t slot,
                     std::span<const catalog::CatalogStar> stars) {
-    const auto start = Clock::now();
-    ProducerCounts& counts = output_.counts;
-    const std::size_t count = stars.size();
-    hits_.clear();
-    imaged_.assign(count, 0);
-    spectrum_scale_.assign(count, 0.0);
+    SelectedCell& selected = cells_.emplace_back();
+    selected.cell = cell;
+    selected.slot = slot;
+    selected.stars = stars.size();
+    selected.first_query = static_cast<std::uint32_t>(queries_.size());
     const double max_mu = run_.index.max_mu(slot);
     const double max_g = run_.index.max_g(slot);
     const double* floors = flux_floors_.for_max_g(max_g);
-    for (std::size_t s = 0; s < count; ++s) {
+    for (std::size_t s = 0; s < stars.size(); ++s) {
       const catalog::CatalogStar& star = stars[s];
-      if (!plausible_photometry(star)) throw_bad_star(cell, s, *star_photometry_problem(star));
+      if (!plausible_photometry(star)) {
+        selected.bad_star = s;
+        selected.problem = *star_photometry_problem(star);
+        break;
+      }
       // The region first (a bounded run counts what it leaves out), then the brightness floor
       // (most stars of a deep catalogue are too faint for any image of this cell to be seen),
       // then the exact bound and the direction, which only stars that may be seen need.
@@ -104,44 +138,103 @@ class UnitWorker {
       if (bounded_region_) {
         p = direction_of(star);
         if (inline_dot(p, region_centre_) < region_cos_radius_) {
-          ++counts.stars_outside_region;
+          ++selected.outside_region;
           continue;
         }
       }
       if (FluxFloors::too_faint(floors, star.teff_k, star.flux_jy, max_mu)) {
-        ++counts.stars_too_faint;
+        ++selected.too_faint;
         continue;
       }
-      double& k = spectrum_scale_[s];
+      double k = 0;
       try {
         k = run_.assembler.spectrum_scale(star);
       } catch (const std::domain_error& error) {
-        throw_bad_star(cell, s, error.what());
+        selected.bad_star = s;
+        selected.problem = error.what();
+        break;
       }
       const double min_mu = run_.assembler.smallest_visible_mu(star.teff_k, k, max_g);
       if (!(max_mu >= min_mu)) {
-        ++counts.stars_too_faint;
+        ++selected.too_faint;
         continue;
       }
       if (!bounded_region_) p = direction_of(star);
-      batch_stars_.push_back(static_cast<std::uint32_t>(s));
-      batch_points_.push_back(p);
-      batch_min_mu_.push_back(min_mu);
-      if (batch_stars_.size() == kBatchStars) map_batch(slot);
+      queries_.push_back({p, min_mu, static_cast<std::uint32_t>(slot)});
+      query_stars_.push_back(static_cast<std::uint32_t>(s));
+      query_scales_.push_back(k);
     }
-    map_batch(slot);
+    selected.end_query = static_cast<std::uint32_t>(queries_.size());
+  }
+
+  // The cell's images (in star order, and per star in for_each_hit's), then their colour and
+  // class.
+  void process_cell(const SelectedCell& selected, std::span<const catalog::CatalogStar> stars) {
+    if (!selected.problem.empty())
+      throw_bad_star(selected.cell, selected.bad_star, selected.problem);
+    const auto start = Clock::now();
+    ProducerCounts& counts = output_.counts;
+    counts.stars_outside_region += selected.outside_region;
+    counts.stars_too_faint += selected.too_faint;
+    hits_.clear();
+    const TriangleIndex& index = run_.index;
+    const std::uint32_t* first = found_.first.data();
+    for (std::uint32_t h = first[selected.first_query]; h < first[selected.end_query]; ++h)
+      index.prefetch_image_vertices(found_.hits[h].triangle);
+    const schwarzschild::PointLens* lens = index.point_lens();
+    const ObserverMotion& motion = index.motion();
+    const bool point_values = lens || motion.moving();
     std::uint64_t imaged = 0;
-    for (const std::uint8_t flag : imaged_) imaged += flag;
+    for (std::uint32_t q = selected.first_query; q < selected.end_query; ++q) {
+      imaged += first[q + 1] > first[q];
+      const Vec3& source = queries_[q].point;
+      const double min_mu = queries_[q].min_mu;
+      for (std::uint32_t h = first[q]; h < first[q + 1]; ++h) {
+        const QueryHit& hit = found_.hits[h];
+        ImagePoint point = index.map(hit.triangle, hit.weights);
+        double mu = index.mu(hit.triangle);
+        const std::uint8_t order = index.image_order(hit.triangle);
+        if (point_values && index.max_mu_of(hit.triangle) < min_mu) {
+          // Too faint at the triangle's bound of the point magnification: discarded with it as
+          // with the exact value, which the search would only find to be smaller.
+          mu = index.max_mu_of(hit.triangle);
+        } else if (lens) {
+          // The exact image of the star of this order, from the interpolated one.
+          const schwarzschild::PointImage image =
+              lens->image(source, order, index.psi(hit.triangle, hit.weights));
+          if (image.converged && std::isfinite(image.mu)) {
+            mu = image.mu;
+            if (motion.moving()) {
+              // Seen by the moving camera (observer_motion.h): mu / D^2 and g D, D at the
+              // image's static direction.
+              const double d =
+                  motion.doppler_of_static(lens->image_direction(source, order, image.psi));
+              mu /= d * d;
+              point.g = lens->frequency_ratio() * d;
+            }
+          } else {
+            ++counts.images_triangle_mu;
+          }
+        } else if (point_values) {
+          // Flat space seen by a moving camera: the star's own direction is the static one.
+          const double d = motion.doppler_of_static(source);
+          mu = 1 / (d * d);
+          point.g = d;
+        }
+        ++counts.images_by_order[std::min<int>(order, 3)];
+        hits_.push_back({q, index.mesh_triangle(hit.triangle), point, mu});
+      }
+    }
     counts.stars_imaged += imaged;
-    counts.stars_read += count;
+    counts.stars_read += selected.stars;
     counts.images += hits_.size();
     const auto mapped = Clock::now();
     times.add("mapping", std::chrono::duration<double>(mapped - start).count());
 
     for (const Hit& hit : hits_) {
       if (unit_done()) break;
-      const catalog::CatalogStar& star = stars[hit.star];
-      const double k = spectrum_scale_[hit.star];
+      const catalog::CatalogStar& star = stars[query_stars_[hit.query]];
+      const double k = query_scales_[hit.query];
       StarEvent event;
       const Classification classification =
           run_.assembler.assemble(star.teff_k, k, hit.point, hit.mu, event);
@@ -151,65 +244,6 @@ class UnitWorker {
       add_event(event, hit.mesh_triangle, classification);
     }
     times.add("colour", std::chrono::duration<double>(Clock::now() - mapped).count());
-  }
-
-  // The images of the stars batched so far (in star order, as for_each_hit gives them one
-  // star at a time), then their positions: triangles, then their vertices, asked for ahead.
-  void map_batch(std::size_t slot) {
-    if (batch_stars_.empty()) return;
-    const TriangleIndex& index = run_.index;
-    batch_hits_.clear();
-    index.for_each_hit_batch(
-        slot, batch_points_.data(), batch_min_mu_.data(), batch_stars_.size(), scratch_,
-        [&](std::uint32_t b, std::uint32_t triangle, const Barycentric& weights) {
-          index.prefetch_image(triangle);
-          batch_hits_.push_back({b, triangle, weights});
-        });
-    for (const BatchHit& hit : batch_hits_) index.prefetch_image_vertices(hit.triangle);
-    const schwarzschild::PointLens* lens = index.point_lens();
-    const ObserverMotion& motion = index.motion();
-    const bool point_values = lens || motion.moving();
-    ProducerCounts& counts = output_.counts;
-    for (const BatchHit& hit : batch_hits_) {
-      const std::uint32_t star = batch_stars_[hit.batch];
-      ImagePoint point = index.map(hit.triangle, hit.weights);
-      double mu = index.mu(hit.triangle);
-      const std::uint8_t order = index.image_order(hit.triangle);
-      const Vec3& source = batch_points_[hit.batch];
-      if (point_values && index.max_mu_of(hit.triangle) < batch_min_mu_[hit.batch]) {
-        // Too faint at the triangle's bound of the point magnification: discarded with it as
-        // with the exact value, which the search would only find to be smaller.
-        mu = index.max_mu_of(hit.triangle);
-      } else if (lens) {
-        // The exact image of the star of this order, from the interpolated one.
-        const schwarzschild::PointImage image =
-            lens->image(source, order, index.psi(hit.triangle, hit.weights));
-        if (image.converged && std::isfinite(image.mu)) {
-          mu = image.mu;
-          if (motion.moving()) {
-            // Seen by the moving camera (observer_motion.h): mu / D^2 and g D, D at the
-            // image's static direction.
-            const double d =
-                motion.doppler_of_static(lens->image_direction(source, order, image.psi));
-            mu /= d * d;
-            point.g = lens->frequency_ratio() * d;
-          }
-        } else {
-          ++counts.images_triangle_mu;
-        }
-      } else if (point_values) {
-        // Flat space seen by a moving camera: the star's own direction is the static one.
-        const double d = motion.doppler_of_static(source);
-        mu = 1 / (d * d);
-        point.g = d;
-      }
-      ++counts.images_by_order[std::min<int>(order, 3)];
-      hits_.push_back({star, index.mesh_triangle(hit.triangle), point, mu});
-      imaged_[star] = 1;
-    }
-    batch_stars_.clear();
-    batch_points_.clear();
-    batch_min_mu_.clear();
   }
 
   // Into the unit's open chunk, which is closed when it holds --chunk-events events.
@@ -253,27 +287,18 @@ class UnitWorker {
   }
 
   RunState& run_;
+  std::unique_ptr<HitSearch> search_;
   ChunkTally tally_;
   FluxFloors flux_floors_;
   UnitOutput output_;
   bool chunk_closed_ = false;
   std::uint64_t unit_events_ = 0;
-  struct BatchHit {
-    std::uint32_t batch;  // the star's place in the batch
-    std::uint32_t triangle;
-    Barycentric weights;
-  };
-  // Stars looked up together (their cache misses overlap); more stars, more in flight, but
-  // their data must stay in cache between the steps.
-  static constexpr std::size_t kBatchStars = 128;
-  std::vector<std::uint32_t> batch_stars_;  // within the cell
-  std::vector<Vec3> batch_points_;
-  std::vector<double> batch_min_mu_;
-  std::vector<BatchHit> batch_hits_;
-  TriangleIndex::BatchScratch scratch_;
-  std::vector<Hit> hits_;
-  std::vector<std::uint8_t> imaged_;    // stars with at least one image
-  std::vector<double> spectrum_scale_;  // K of each star of the cell
+  std::vector<SelectedCell> cells_;
+  std::vector<StarQuery> queries_;          // the unit's, cell by cell
+  std::vector<std::uint32_t> query_stars_;  // each query's star, within its cell
+  std::vector<double> query_scales_;        // K of each query's star
+  QueryHits found_;
+  std::vector<Hit> hits_;  // of the cell being processed
   bool bounded_region_ = false;
   Vec3 region_centre_{};
   double region_cos_radius_ = -2;
@@ -310,6 +335,12 @@ ProducerResult run_producer(const TriangleIndex& index, catalog::CatalogStore& s
   for (const ReadUnit& unit : units) stars_selected += unit.stars;
 
   RunState run{index, assembler, settings, store.path()};
+  std::unique_ptr<SearchBackend> cpu_search;
+  SearchBackend* search = settings.search;
+  if (!search) {
+    cpu_search = make_cpu_search(index);
+    search = cpu_search.get();
+  }
   const auto threads = static_cast<std::size_t>(omp_get_max_threads());
   OrderedWriterSettings writing;
   writing.max_events = settings.bounds.max_events;
@@ -327,8 +358,10 @@ ProducerResult run_producer(const TriangleIndex& index, catalog::CatalogStore& s
 #pragma omp parallel
   {
     const double cpu_start = thread_cpu_seconds();
-    UnitWorker worker(run);
+    std::optional<UnitWorker> worker_slot;
     try {
+      worker_slot.emplace(run, search->for_worker());
+      UnitWorker& worker = *worker_slot;
       while (std::optional<ReadBlock> read = reader.next(worker.times)) {
         writer.wait_for_turn(read->unit);
         const catalog::CellBlock block = decode(*read, worker.times);
@@ -344,9 +377,12 @@ ProducerResult run_producer(const TriangleIndex& index, catalog::CatalogStore& s
       }
       writer.abandon();
     }
-    worker.times.add("produce_cpu", thread_cpu_seconds() - cpu_start);
-    std::lock_guard lock(merge_mutex);
-    for (const auto& [phase, seconds] : worker.times.all()) result.thread_times.add(phase, seconds);
+    if (worker_slot) {
+      worker_slot->times.add("produce_cpu", thread_cpu_seconds() - cpu_start);
+      std::lock_guard lock(merge_mutex);
+      for (const auto& [phase, seconds] : worker_slot->times.all())
+        result.thread_times.add(phase, seconds);
+    }
   }
   if (failure) std::rethrow_exception(failure);
   progress.finish();

@@ -2,7 +2,8 @@
 // The producer's traversal (docs/design.md section 5): the selected catalogue cells are cut into
 // read units of whole cells (read_plan.h), read one at a time (HDF5 is serial) a little ahead of
 // the OpenMP workers (unit_reader.h), which process them in parallel. Each star of a cell is tested
-// against that cell's triangles (triangle_index.h); every image becomes an event (event_assembly.h)
+// against that cell's triangles (triangle_index.h), on the CPU or the GPU (hit_search.h), a unit's
+// stars in one search; every image becomes an event (event_assembly.h)
 // in the unit's own chunks of at most --chunk-events, which go to the sink whole and in unit order
 // (ordered_writer.h): the stream is the same on any thread count.
 #include <cstdint>
@@ -14,6 +15,7 @@
 #include "core/stopwatch.h"
 #include "event_assembly.h"
 #include "event_sink.h"
+#include "hit_search.h"
 #include "producer_counts.h"
 #include "run_bounds.h"
 #include "triangle_index.h"
@@ -34,6 +36,8 @@ struct ProducerSettings {
   std::size_t units_ahead_per_thread = 16;
   // Units read ahead of the workers, per thread (each holds its stars until a worker takes it).
   std::size_t units_read_ahead_per_thread = 1;
+  // The triangle-index search (hit_search.h); null: the CPU's.
+  SearchBackend* search = nullptr;
 };
 
 struct ProducerResult {

@@ -15,6 +15,7 @@
 #include <array>
 #include <cstdint>
 
+#include "optics/host_device.h"
 #include "sky/frames.h"
 
 namespace starlens::produce {
@@ -36,7 +37,7 @@ class SourceTriangle {
   int orientation() const { return orientation_; }
 
   // Whether p (any non-zero length) lies inside; if so, fills its weights.
-  bool locate(const Vec3& p, Barycentric& weights) const {
+  STARLENS_HOST_DEVICE bool locate(const Vec3& p, Barycentric& weights) const {
     double e[3];
     for (int i = 0; i < 3; ++i) {
       e[i] = orientation_ *

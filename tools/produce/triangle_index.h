@@ -21,6 +21,7 @@
 #include "core/stopwatch.h"
 #include "group_grid.h"
 #include "image_triangle.h"
+#include "index_lookup.h"
 #include "inline_dot.h"
 #include "lens_mesh.h"
 #include "source_triangle.h"
@@ -95,14 +96,26 @@ class TriangleIndex {
   // whose triangles all have mu below min_mu (images too faint to matter) are passed over.
   template <class Visit>
   void for_each_hit(std::size_t slot, const Vec3& p, Visit&& visit, double min_mu = 0.0) const {
-    for_each_group(slot, p, min_mu, [&](std::uint32_t group, bool may_hold) {
-      if (!may_hold || group_max_mu_[group] < min_mu) return;
-      groups_.for_each_candidate(group, p, [&](std::uint32_t triangle) {
-        Barycentric weights;
-        if (sources_[triangle].locate(p, weights)) visit(triangle, weights);
-      });
-    });
+    for_each_star_hit(arrays(), slot, p, min_mu, visit);
   }
+
+  // The arrays the search reads (index_lookup.h), valid while the index lives.
+  IndexArrays arrays() const {
+    return {grids_.data(),           levels_.data(),
+            bin_offsets_.data(),     buckets_.data(),
+            entries_.data(),         group_max_mu_.data(),
+            groups_.frames().data(), groups_.bin_offsets().data(),
+            sources_.data()};
+  }
+  // Their lengths, and the group grids (whose entries the frames point into), for a copy.
+  struct ArraySizes {
+    std::size_t grids, levels, bin_offsets, buckets, entries, groups, group_bin_offsets, sources;
+  };
+  ArraySizes array_sizes() const {
+    return {grids_.size(),   levels_.size(),       bin_offsets_.size(),          buckets_.size(),
+            entries_.size(), group_max_mu_.size(), groups_.bin_offsets().size(), sources_.size()};
+  }
+  const GroupGrids& groups() const { return groups_; }
 
   // Per-worker buffers of for_each_hit_batch.
   struct BatchScratch {
@@ -191,101 +204,17 @@ class TriangleIndex {
   }
 
  private:
-  // Calls visit_group(group, may_hold) for the groups of the cell at `slot` whose grids may
-  // hold p: the unprojected ones, then level by level those of p's bin; may_hold is false
-  // where the entry's box does not hold p or its mu bound (rounded up) is below min_mu.
   template <class VisitGroup>
   void for_each_group(std::size_t slot, const Vec3& p, double min_mu,
                       VisitGroup&& visit_group) const {
-    const CellGrid& grid = grids_[slot];
-    for (std::uint32_t e = grid.first_unprojected; e < grid.end_unprojected; ++e)
-      visit_group(entries_[e].group, true);
-    const double depth = inline_dot(p, grid.centre);
-    if (!(depth > 0.0)) return;
-    const double inverse_depth = 1.0 / depth;
-    // Position in the grid's rectangle, in units of its sides.
-    const double u = (inline_dot(p, grid.axis_u) * inverse_depth - grid.u_min) * grid.u_scale;
-    const double v = (inline_dot(p, grid.axis_v) * inverse_depth - grid.v_min) * grid.v_scale;
-    // A bin's groups whose box (or bound on mu) already rules the star out are passed over
-    // without touching their grids.
-    const auto test = [&](std::uint32_t first, std::uint32_t end) {
-      for (std::uint32_t e = first; e < end; ++e) {
-        const Entry& entry = entries_[e];
-        visit_group(entry.group, (entry.max_mu >= min_mu) & (u >= entry.u_low) &
-                                     (u <= entry.u_high) & (v >= entry.v_low) &
-                                     (v <= entry.v_high));
-      }
-    };
-    for (std::uint32_t l = grid.first_level; l < grid.end_level; ++l) {
-      const GridLevel& level = levels_[l];
-      const std::uint32_t bin = bin_index(v, level.side) * level.side + bin_index(u, level.side);
-      if (level.mask == 0) {
-        test(bin_offsets_[level.first + bin], bin_offsets_[level.first + bin + 1]);
-        continue;
-      }
-      // Sparse level: open addressing over its occupied bins.
-      const std::uint32_t key = bin + 1;
-      for (std::uint32_t h = bucket_hash(key) & level.mask;; h = (h + 1) & level.mask) {
-        const Bucket& bucket = buckets_[level.first + h];
-        if (bucket.key == key) test(bucket.first, bucket.end);
-        if (bucket.key == key || bucket.key == 0) break;
-      }
-    }
+    for_each_cell_group(arrays(), slot, p, min_mu, visit_group);
   }
 
-  struct CellGrid {
-    Vec3 centre;  // of the cell; the tangent plane's origin
-    Vec3 axis_u;
-    Vec3 axis_v;
-    double u_min;  // the rectangle [u_min, u_min + 1/u_scale] x [v_min, ...] holds the cell
-    double v_min;
-    double u_scale;
-    double v_scale;
-    std::uint32_t first_level;
-    std::uint32_t end_level;
-    std::uint32_t first_unprojected;  // into entries_
-    std::uint32_t end_unprojected;
-    double max_mu;  // largest magnification and g of the triangles a star of the cell can meet
-    double max_g;
-  };
-  // A level is dense (bin_offsets_ from `first`, mask 0) where it holds enough triangles for
-  // its side^2 bins, else a hash table of its occupied bins (buckets_ from `first`).
-  struct GridLevel {
-    std::uint32_t side;  // bins a side, a power of two
-    std::uint32_t first;
-    std::uint32_t mask;  // table size - 1
-  };
-  // A group filed in a cell: the box of its grid rectangle in the cell's normalised plane
-  // coordinates (u, v above) and its largest mu, both rounded outward to float (a star outside
-  // the box cannot be in the rectangle: see build_cell). Unprojected entries hold the group only.
-  struct Entry {
-    float u_low;
-    float u_high;
-    float v_low;
-    float v_high;
-    std::uint32_t group;
-    float max_mu;
-  };
-  struct Bucket {
-    std::uint32_t key;  // bin + 1; 0: empty
-    std::uint32_t first;
-    std::uint32_t end;
-  };
-  static std::uint32_t bucket_hash(std::uint32_t key) {  // MurmurHash3's finaliser
-    key ^= key >> 16;
-    key *= 0x85ebca6bu;
-    key ^= key >> 13;
-    key *= 0xc2b2ae35u;
-    return key ^ (key >> 16);
-  }
+  using GridLevel = CellGridLevel;
+  using Entry = CellGridEntry;
+  using Bucket = CellGridBucket;
+  static std::uint32_t bucket_hash(std::uint32_t key) { return cell_bucket_hash(key); }
   struct CellBuild;
-
-  // Clamped: a star a rounding outside its cell's rectangle uses the edge bins.
-  static std::uint32_t bin_index(double position, std::uint32_t side) {
-    const double scaled = position * side;
-    if (!(scaled > 0.0)) return 0;
-    return scaled >= side ? side - 1 : static_cast<std::uint32_t>(scaled);
-  }
 
   // Renumbers the triangles in the groups' order (unindexed ones last).
   void number_by_group(const LensMesh& mesh, const std::vector<TriangleGroup>& groups);

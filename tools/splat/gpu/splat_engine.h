@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "events/event_stream.h"
-#include "gpu_device.h"
+#include "gpu/gpu_device.h"
 #include "gpu_strategy.h"
 #include "optics/phase_cache.h"
 

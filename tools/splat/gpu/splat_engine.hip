@@ -12,7 +12,7 @@
 #include "core/errors.h"
 #include "core/stopwatch.h"
 #include "gpu/device_memory.h"
-#include "gpu_device.h"
+#include "gpu/gpu_device.h"
 #include "splat_engine.h"
 #include "splat_kernels.h"
 

@@ -1,6 +1,6 @@
 #include "core/errors.h"
 #include "gpu/gpu_check.h"
-#include "gpu_device.h"
+#include "gpu/gpu_device.h"
 
 namespace starlens {
 namespace {

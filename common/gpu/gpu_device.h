@@ -1,5 +1,5 @@
 #pragma once
-// Which GPU a splat run uses, and what the manifest records of it (plain C++: no GPU runtime
+// Which GPU a run uses, and what the manifest records of it (plain C++: no GPU runtime
 // types, so host code can read it).
 #include <cstdint>
 #include <string>
