@@ -12,6 +12,7 @@
 #include "ingest_sources.h"
 #include "manifest/hash_pool.h"
 #include "manifest/manifest.h"
+#include "stellarium_reader.h"
 #include "store_command.h"
 
 namespace starlens::catalog {
@@ -79,7 +80,8 @@ CLI::App* add_ingest_command(CLI::App& app, IngestOptions& options) {
       ->check(CLI::IsMember({"auto", "stellarium", "2mass", "csv"}))
       ->capture_default_str();
   command->add_option("--band", options.band,
-                      "Reference band: V (Stellarium), J (2MASS default), H, Ks; required for CSV");
+                      "Reference band: V (Stellarium), J (2MASS default), H, "
+                      "Ks; required for CSV");
   add_store_options(*command, options.order, options.memory_limit, options.deflate);
   add_common_flags(*command, options.common, true);
   return command;
@@ -132,6 +134,10 @@ int run_ingest(const IngestOptions& options, int argc, char** argv) {
   StoreDescription description;
   description.band = band;
   description.teff_relation = teff_relation;
+  description.id_scheme = format == "stellarium" ? std::string(kStellariumIdScheme)
+                          : format == "2mass"
+                              ? std::string("2MASS PSC pts_key")
+                              : std::string("row number (1 for the first star of the first file)");
   description.sources = tally.sources;
   description.generator = {{"command", "ingest"}, {"format", format}};
   description.deflate = options.deflate;

@@ -53,8 +53,8 @@ IngestTally ingest_psc_file(const std::string& path, int band, ExternalSorter& s
           row.usable(kJ) && row.usable(kKs)
               ? temperature_from_colour(relation, row.mag[kJ] - row.mag[kKs], tally.temperatures)
               : (++tally.temperatures.without_colour, kDefaultTemperatureK);
-      batcher.add(row.ra_deg, row.dec_deg, teff,
-                  flux_density_jy(reference, row.mag[static_cast<std::size_t>(band)]));
+      const double mag = row.mag[static_cast<std::size_t>(band)];
+      batcher.add(row.ra_deg, row.dec_deg, teff, flux_density_jy(reference, mag), row.pts_key, mag);
       ++tally.stars;
     }
     if ((tally.rows_read & 0xfff) == 0) {
@@ -94,7 +94,8 @@ void ingest_stellarium(const std::vector<std::string>& files, ExternalSorter& so
     catalogues[i].for_each_star([&](const StellariumStar& star) {
       ++rows;
       const double teff = temperature_from_colour(relation, star.b_v, tally.temperatures);
-      batcher.add(star.ra_deg, star.dec_deg, teff, flux_density_jy(band, star.v_mag));
+      batcher.add(star.ra_deg, star.dec_deg, teff, flux_density_jy(band, star.v_mag),
+                  stellarium_star_id(catalogues[i].header().level, star), star.v_mag);
     });
     batcher.flush();
     tally.rows_read += rows;
@@ -121,7 +122,8 @@ void ingest_twomass(const std::vector<std::string>& files, const Band& band, Ext
       failures[static_cast<std::size_t>(i)] = std::current_exception();
     }
   }
-  // The first failing file in command-line order is reported, whatever the thread timing.
+  // The first failing file in command-line order is reported, whatever the
+  // thread timing.
   for (const auto& failure : failures)
     if (failure) std::rethrow_exception(failure);
   for (const auto& file_tally : per_file) tally.add(file_tally);
@@ -131,6 +133,7 @@ std::string ingest_csv(const std::vector<std::string>& files, const Band& band,
                        ExternalSorter& sorter, IngestTally& tally, Progress& progress) {
   const auto& relation = ballesteros2012_b_v();
   bool any_bv = false, any_teff = false;
+  std::int64_t id = 0;  // the star's number over all files, in command-line order
   for (const auto& file : files) {
     StarBatcher batcher(sorter);
     std::uint64_t rows = 0;
@@ -141,7 +144,7 @@ std::string ingest_csv(const std::vector<std::string>& files, const Band& band,
         teff = temperature_from_colour(relation, star.teff_or_bv, tally.temperatures);
       else
         ++tally.temperatures.given;
-      batcher.add(star.ra_deg, star.dec_deg, teff, flux_density_jy(band, star.mag));
+      batcher.add(star.ra_deg, star.dec_deg, teff, flux_density_jy(band, star.mag), ++id, star.mag);
     });
     batcher.flush();
     (colour == CsvColour::bv ? any_bv : any_teff) = true;
