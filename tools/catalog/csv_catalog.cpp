@@ -54,6 +54,14 @@ class LineContext {
   [[noreturn]] void fail(const std::string& field, const std::string& why) const {
     throw_input_error(file_, "line " + std::to_string(line_) + ": " + field, why);
   }
+  std::int64_t integer(std::string_view text, const std::string& field) const {
+    std::int64_t value = 0;
+    const char* begin = text.data() + (!text.empty() && text.front() == '+' ? 1 : 0);
+    const auto [end, error] = std::from_chars(begin, text.data() + text.size(), value);
+    if (text.empty() || error != std::errc() || end != text.data() + text.size())
+      fail(field, quote(text, 40) + " is not an integer id");
+    return value;
+  }
   double number(std::string_view text, const std::string& field, double low, double high,
                 bool high_inclusive = true) const {
     double value = 0;
@@ -75,7 +83,47 @@ class LineContext {
 
 }  // namespace
 
-CsvColour read_csv_catalogue(const std::filesystem::path& path,
+CsvColumns parse_csv_columns(const std::string& text) {
+  static const char* const kKeys[] = {"ra", "dec", "mag", "teff", "bv", "id"};
+  CsvColumns columns;
+  for (const std::string_view item : split(text)) {
+    const std::size_t equals = item.find('=');
+    const std::string key(trim(item.substr(0, equals)));
+    if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys))
+      throw_input_error("--columns", key.empty() ? std::string(item) : key,
+                        "unknown key (keys: ra, dec, mag, teff or bv, id)");
+    if (equals == std::string_view::npos || trim(item.substr(equals + 1)).empty())
+      throw_input_error("--columns", key, "no column name (key=NAME)");
+    if (!columns.emplace(key, std::string(trim(item.substr(equals + 1)))).second)
+      throw_input_error("--columns", key, "given twice");
+  }
+  for (const char* key : {"ra", "dec", "mag"})
+    if (!columns.contains(key)) throw_input_error("--columns", key, "missing (required)");
+  if (columns.contains("teff") == columns.contains("bv"))
+    throw_input_error("--columns", "teff/bv", "exactly one of teff and bv is required");
+  return columns;
+}
+
+namespace {
+
+// The header's position of every mapped column.
+std::map<std::string, std::size_t> mapped_positions(const CsvColumns& columns,
+                                                    const std::vector<std::string_view>& header,
+                                                    const LineContext& context) {
+  std::map<std::string, std::size_t> positions;
+  for (const auto& [key, name] : columns) {
+    const auto found = std::find(header.begin(), header.end(), name);
+    if (found == header.end())
+      context.fail("header",
+                   "no column " + quote(name, 60) + " (--columns " + key + "=" + name + ")");
+    positions[key] = static_cast<std::size_t>(found - header.begin());
+  }
+  return positions;
+}
+
+}  // namespace
+
+CsvColour read_csv_catalogue(const std::filesystem::path& path, const CsvColumns& columns,
                              const std::function<void(const CsvStar&)>& visit) {
   const std::string name = path.string();
   std::ifstream in(path);
@@ -85,12 +133,43 @@ CsvColour read_csv_catalogue(const std::filesystem::path& path,
   std::uint64_t line_number = 0;
   bool have_header = false;
   CsvColour colour = CsvColour::teff;
+  std::map<std::string, std::size_t> positions;  // with a mapping: key -> field index
+  std::vector<std::string> header_names;
   while (std::getline(in, line)) {
     ++line_number;
     context.set_line(line_number);
     const std::string_view text = trim(line);
     if (text.empty() || text.front() == '#') continue;
     const auto fields = split(text);
+    if (!columns.empty()) {
+      if (!have_header) {
+        positions = mapped_positions(columns, fields, context);
+        header_names.assign(fields.begin(), fields.end());
+        colour = columns.contains("bv") ? CsvColour::bv : CsvColour::teff;
+        have_header = true;
+        continue;
+      }
+      if (fields.size() != header_names.size())
+        context.fail("columns", std::to_string(fields.size()) + " fields, the header has " +
+                                    std::to_string(header_names.size()));
+      const auto field = [&](const char* key) { return fields[positions.at(key)]; };
+      const auto column = [&](const char* key) { return "column " + columns.at(key); };
+      CsvStar star;
+      star.ra_deg = context.number(field("ra"), column("ra"), 0, 360, false);
+      star.dec_deg = context.number(field("dec"), column("dec"), -90, 90);
+      star.mag = context.number(field("mag"), column("mag"), -30, 40);
+      star.colour = colour;
+      star.teff_or_bv =
+          colour == CsvColour::teff
+              ? context.number(field("teff"), column("teff"), kCsvTeffMin, kCsvTeffMax)
+              : context.number(field("bv"), column("bv"), -2, 10);
+      if (columns.contains("id")) {
+        star.has_id = true;
+        star.id = context.integer(field("id"), column("id"));
+      }
+      visit(star);
+      continue;
+    }
     if (!have_header) {
       std::string header;
       for (const auto& field : fields) {
@@ -119,6 +198,8 @@ CsvColour read_csv_catalogue(const std::filesystem::path& path,
     visit(star);
   }
   if (in.bad()) throw_input_error(name, "", "read failed");
+  if (!columns.empty() && !have_header)
+    throw_input_error(name, "header", "missing (required with --columns)");
   return colour;
 }
 

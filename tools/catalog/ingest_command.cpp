@@ -80,8 +80,10 @@ CLI::App* add_ingest_command(CLI::App& app, IngestOptions& options) {
       ->check(CLI::IsMember({"auto", "stellarium", "2mass", "csv"}))
       ->capture_default_str();
   command->add_option("--band", options.band,
-                      "Reference band: V (Stellarium), J (2MASS default), H, "
-                      "Ks; required for CSV");
+                      "Reference band: V (Stellarium), J (2MASS default), H, Ks; required for CSV");
+  command->add_option("--columns", options.columns,
+                      "CSV only: the columns to read, key=NAME,... with keys ra, dec, mag, teff "
+                      "or bv, id (NAME as in the file's header line, which is then required)");
   add_store_options(*command, options.order, options.memory_limit, options.deflate);
   add_common_flags(*command, options.common, true);
   return command;
@@ -92,6 +94,10 @@ int run_ingest(const IngestOptions& options, int argc, char** argv) {
   const std::uint64_t memory_limit = parse_memory_size(options.memory_limit, "--memory-limit");
   const std::string format = resolve_format(options);
   const Band& band = resolve_band(format, options.band);
+  if (!options.columns.empty() && format != "csv")
+    throw_input_error("--columns", "", "maps CSV columns; the inputs are " + format);
+  const CsvColumns columns =
+      options.columns.empty() ? CsvColumns{} : parse_csv_columns(options.columns);
   const std::uint64_t input_bytes = total_size(options.inputs);
   const int threads = apply_thread_count(options.common.threads);
   set_hash_threads(threads);
@@ -107,6 +113,7 @@ int run_ingest(const IngestOptions& options, int argc, char** argv) {
   parameters["command"] = "ingest";
   parameters["format"] = format;
   parameters["band"] = band.name;
+  if (!columns.empty()) parameters["columns"] = columns;
   parameters["order"] = options.order;
   parameters["memory_limit_bytes"] = memory_limit;
   parameters["deflate"] = options.deflate;
@@ -126,7 +133,7 @@ int run_ingest(const IngestOptions& options, int argc, char** argv) {
       ingest_twomass(options.inputs, band, sorter, tally, progress);
       teff_relation = casagrande2010_j_ks().name;
     } else {
-      teff_relation = ingest_csv(options.inputs, band, sorter, tally, progress);
+      teff_relation = ingest_csv(options.inputs, band, columns, sorter, tally, progress);
     }
   }
   parameters["teff_relation"] = teff_relation;
@@ -135,8 +142,9 @@ int run_ingest(const IngestOptions& options, int argc, char** argv) {
   description.band = band;
   description.teff_relation = teff_relation;
   description.id_scheme = format == "stellarium" ? std::string(kStellariumIdScheme)
-                          : format == "2mass"
-                              ? std::string("2MASS PSC pts_key")
+                          : format == "2mass"    ? std::string("2MASS PSC pts_key")
+                          : columns.contains("id")
+                              ? "CSV column " + columns.at("id")
                               : std::string("row number (1 for the first star of the first file)");
   description.sources = tally.sources;
   description.generator = {{"command", "ingest"}, {"format", format}};

@@ -122,29 +122,31 @@ void ingest_twomass(const std::vector<std::string>& files, const Band& band, Ext
       failures[static_cast<std::size_t>(i)] = std::current_exception();
     }
   }
-  // The first failing file in command-line order is reported, whatever the
-  // thread timing.
+  // The first failing file in command-line order is reported, whatever the thread timing.
   for (const auto& failure : failures)
     if (failure) std::rethrow_exception(failure);
   for (const auto& file_tally : per_file) tally.add(file_tally);
 }
 
 std::string ingest_csv(const std::vector<std::string>& files, const Band& band,
-                       ExternalSorter& sorter, IngestTally& tally, Progress& progress) {
+                       const CsvColumns& columns, ExternalSorter& sorter, IngestTally& tally,
+                       Progress& progress) {
   const auto& relation = ballesteros2012_b_v();
   bool any_bv = false, any_teff = false;
   std::int64_t id = 0;  // the star's number over all files, in command-line order
   for (const auto& file : files) {
     StarBatcher batcher(sorter);
     std::uint64_t rows = 0;
-    const CsvColour colour = read_csv_catalogue(file, [&](const CsvStar& star) {
+    const CsvColour colour = read_csv_catalogue(file, columns, [&](const CsvStar& star) {
       ++rows;
       double teff = star.teff_or_bv;
       if (star.colour == CsvColour::bv)
         teff = temperature_from_colour(relation, star.teff_or_bv, tally.temperatures);
       else
         ++tally.temperatures.given;
-      batcher.add(star.ra_deg, star.dec_deg, teff, flux_density_jy(band, star.mag), ++id, star.mag);
+      ++id;
+      batcher.add(star.ra_deg, star.dec_deg, teff, flux_density_jy(band, star.mag),
+                  star.has_id ? star.id : id, star.mag);
     });
     batcher.flush();
     (colour == CsvColour::bv ? any_bv : any_teff) = true;

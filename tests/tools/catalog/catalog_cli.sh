@@ -217,6 +217,27 @@ stderr_has "folder.h5: is a folder, not a file"; one_line_stderr
 run 2 info empty.h5 --quiet
 stderr_has "empty.h5: is empty"; one_line_stderr
 
+# --- CSV with a column mapping: a catalogue-style header (extra columns, another order, comment
+# lines) gives the stars of the strict format, with the mapped ids
+printf 'ra,dec,mag,teff\n10.5,20.25,5.5,5800\n200.125,-45.5,7.25,4200\n' >strict.csv
+printf '# from a catalogue service\nSource,DE_ICRS,Plx,RA_ICRS,Vmag,Teff\n4295806720,20.25,1.2,10.5,5.5,5800\n-17,-45.5,,200.125,7.25,4200\n' >mapped.csv
+run 0 ingest strict.csv --band V -o strict.h5 --quiet
+run 0 ingest mapped.csv --band V --columns ra=RA_ICRS,dec=DE_ICRS,mag=Vmag,teff=Teff,id=Source \
+  -o mapped.h5 --quiet
+/usr/bin/python3 - strict.h5 mapped.h5 <<'PY' || fail "mapped CSV: stars differ from the strict CSV's"
+import sys, h5py, numpy as np
+a, b = (h5py.File(p, "r") for p in sys.argv[1:3])
+assert (a["/stars/table"][:] == b["/stars/table"][:]).all()
+ids = dict(zip(b["/stars/table"]["ra"].tolist(), b["/stars/source"]["id"].tolist()))
+assert ids == {10.5: 4295806720, 200.125: -17}, ids
+assert b.attrs["id_scheme"] == b"CSV column Source", b.attrs["id_scheme"]
+order = np.argsort(a["/stars/table"]["ra"])
+assert a["/stars/source"]["id"][order].tolist() == [1, 2]   # row numbers without an id column
+assert b["/stars/source"]["mag"][order].tolist() == [5.5, 7.25]
+PY
+json mapped.h5.manifest.json 'd["parameters"]["columns"]["ra"]' | grep -qx RA_ICRS ||
+  fail "the manifest does not record the column mapping"
+
 if [ "$failures" -ne 0 ]; then
   echo "$failures failure(s)"
   exit 1

@@ -116,6 +116,37 @@ done
 printf 'ra,dec,mag,bv\n10,20,5,1e308\n' >bv.csv
 expect 2 "bv.csv: line 2: bv: " ingest bv.csv --band V -o x.h5 --quiet
 
+echo "== CSV --columns: bad mappings and what they do not find exit 2 naming flag or file, column"
+map=ra=RA_ICRS,dec=DE_ICRS,mag=Vmag,teff=Teff,id=Source
+printf '# comment\nSource,RA_ICRS,DE_ICRS,Vmag,Teff\n1,10,20,5,5800\n2,11,21,abc,5800\n' >nan.csv
+expect 2 "nan.csv: line 4: column Vmag: 'abc' is not a number" \
+  ingest nan.csv --band V --columns "$map" -o x.h5 --quiet
+printf 'Source,RA_ICRS,DE_ICRS,Vmag,Teff\n1.5,10,20,5,5800\n' >badid.csv
+expect 2 "badid.csv: line 2: column Source: '1.5' is not an integer id" \
+  ingest badid.csv --band V --columns "$map" -o x.h5 --quiet
+printf 'Source,RAJ2000,DE_ICRS,Vmag,Teff\n1,10,20,5,5800\n' >absent.csv
+expect 2 "absent.csv: line 1: header: no column 'RA_ICRS' (--columns ra=RA_ICRS)" \
+  ingest absent.csv --band V --columns "$map" -o x.h5 --quiet
+printf 'Source,RA_ICRS,DE_ICRS,Vmag,Teff\n1,10,20,5\n' >short.csv
+expect 2 "short.csv: line 2: columns: 4 fields, the header has 5" \
+  ingest short.csv --band V --columns "$map" -o x.h5 --quiet
+printf '# only comments\n' >noheader.csv
+expect 2 "noheader.csv: header: missing (required with --columns)" \
+  ingest noheader.csv --band V --columns "$map" -o x.h5 --quiet
+expect 2 "--columns: colour: unknown key (keys: ra, dec, mag, teff or bv, id)" \
+  ingest nan.csv --band V --columns "$map,colour=BP-RP" -o x.h5 --quiet
+expect 2 "--columns: mag: missing (required)" \
+  ingest nan.csv --band V --columns ra=RA_ICRS,dec=DE_ICRS,teff=Teff -o x.h5 --quiet
+expect 2 "--columns: teff/bv: exactly one of teff and bv is required" \
+  ingest nan.csv --band V --columns "$map,bv=BV" -o x.h5 --quiet
+expect 2 "--columns: ra: given twice" \
+  ingest nan.csv --band V --columns "$map,ra=X" -o x.h5 --quiet
+expect 2 "--columns: dec: no column name (key=NAME)" \
+  ingest nan.csv --band V --columns ra=RA_ICRS,dec=,mag=Vmag,teff=Teff -o x.h5 --quiet
+expect 2 "--columns: maps CSV columns; the inputs are 2mass" \
+  ingest missing.gz --columns "$map" -o x.h5 --quiet
+[ ! -e x.h5 ] || fail "a store was written from a bad --columns input"
+
 echo "== --from-manifest: manifests of the wrong shape exit 2 naming the manifest and key path"
 printf 'ra,dec,mag,teff\n10.0,20.0,5.3,5800\n' >stars.csv
 expect 0 "" ingest stars.csv --band V -o csv.h5 --quiet
