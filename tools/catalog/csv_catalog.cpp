@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/errors.h"
+#include "ecsv_header.h"
 
 namespace starlens::catalog {
 namespace {
@@ -20,14 +21,18 @@ std::string_view trim(std::string_view text) {
   return text;
 }
 
-std::vector<std::string_view> split(std::string_view line) {
+// Fields separated by `delimiter`; a space delimiter (ECSV's default) separates by runs of
+// spaces.
+std::vector<std::string_view> split(std::string_view line, char delimiter = ',') {
   std::vector<std::string_view> fields;
   std::size_t start = 0;
   while (true) {
-    const std::size_t comma = line.find(',', start);
-    fields.push_back(trim(line.substr(start, comma - start)));
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
+    const std::size_t end = line.find(delimiter, start);
+    fields.push_back(trim(line.substr(start, end - start)));
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+    if (delimiter == ' ')
+      while (start < line.size() && line[start] == ' ') ++start;
   }
   return fields;
 }
@@ -121,6 +126,28 @@ std::map<std::string, std::size_t> mapped_positions(const CsvColumns& columns,
   return positions;
 }
 
+// The unit an ECSV column mapped to `key` must have ("" for none): a column in another unit
+// would be read as the wrong quantity.
+void check_ecsv_units(const std::string& file, const EcsvHeader& header,
+                      const CsvColumns& columns) {
+  for (const auto& [key, name] : columns) {
+    const auto column = std::find_if(header.columns.begin(), header.columns.end(),
+                                     [&](const EcsvColumn& c) { return c.name == name; });
+    if (column == header.columns.end())
+      throw_input_error(file, "ECSV header",
+                        "no column " + quote(name, 60) + " (--columns " + key + "=" + name + ")");
+    const bool angle = key == "ra" || key == "dec";
+    const bool magnitude = key == "mag" || key == "bv";
+    const std::string expected = angle ? "deg" : key == "teff" ? "K" : magnitude ? "mag" : "";
+    const bool allowed = column->unit == expected || (magnitude && column->unit.empty());
+    if (!allowed)
+      throw_input_error(file, "ECSV column " + name,
+                        "unit " + quote(column->unit, 40) + " is not " +
+                            (expected.empty() ? std::string("none") : expected) + " (--columns " +
+                            key + ")");
+  }
+}
+
 }  // namespace
 
 CsvColour read_csv_catalogue(const std::filesystem::path& path, const CsvColumns& columns,
@@ -135,12 +162,33 @@ CsvColour read_csv_catalogue(const std::filesystem::path& path, const CsvColumns
   CsvColour colour = CsvColour::teff;
   std::map<std::string, std::size_t> positions;  // with a mapping: key -> field index
   std::vector<std::string> header_names;
+  char delimiter = ',';
+  // ECSV: "# %ECSV" on the first line, then the YAML header on '#' lines.
+  bool ecsv = false;
+  std::string yaml;
   while (std::getline(in, line)) {
     ++line_number;
     context.set_line(line_number);
+    if (line_number == 1 && line.starts_with("# %ECSV")) {
+      if (columns.empty())
+        throw_input_error(name, "ECSV", "--columns is required to name the columns to read");
+      ecsv = true;
+      continue;
+    }
+    if (ecsv && !have_header && line.starts_with("#")) {
+      const std::string_view body = std::string_view(line).substr(line.starts_with("# ") ? 2 : 1);
+      if (body != "---") yaml.append(body).push_back('\n');
+      continue;
+    }
+    if (ecsv && !have_header && !yaml.empty()) {
+      const EcsvHeader header = parse_ecsv_header(name, yaml);
+      check_ecsv_units(name, header, columns);
+      delimiter = header.delimiter;
+      yaml.clear();
+    }
     const std::string_view text = trim(line);
     if (text.empty() || text.front() == '#') continue;
-    const auto fields = split(text);
+    const auto fields = split(text, delimiter);
     if (!columns.empty()) {
       if (!have_header) {
         positions = mapped_positions(columns, fields, context);

@@ -28,9 +28,9 @@ bool ends_with(const std::string& text, const std::string& suffix) {
 std::string format_of(const std::string& path) {
   if (ends_with(path, ".cat")) return "stellarium";
   if (ends_with(path, ".gz")) return "2mass";
-  if (ends_with(path, ".csv")) return "csv";
+  if (ends_with(path, ".csv") || ends_with(path, ".ecsv")) return "csv";
   throw_input_error(path, "",
-                    "cannot tell the format from the name (.cat, .gz, .csv); use --format");
+                    "cannot tell the format from the name (.cat, .gz, .csv, .ecsv); use --format");
 }
 
 // One format for all inputs: the named one or the one every file name implies.
@@ -76,7 +76,9 @@ CLI::App* add_ingest_command(CLI::App& app, IngestOptions& options) {
   command->add_option("-o,--output", options.output, "The store to write (catalog.h5)")
       ->required()
       ->check(output_name("HDF5", {".h5", ".hdf5"}));
-  command->add_option("--format", options.format, "auto (from the names), stellarium, 2mass or csv")
+  command
+      ->add_option("--format", options.format,
+                   "auto (from the names), stellarium, 2mass or csv (CSV or ECSV)")
       ->check(CLI::IsMember({"auto", "stellarium", "2mass", "csv"}))
       ->capture_default_str();
   command->add_option("--band", options.band,

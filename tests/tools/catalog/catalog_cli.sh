@@ -237,6 +237,27 @@ assert b["/stars/source"]["mag"][order].tolist() == [5.5, 7.25]
 PY
 json mapped.h5.manifest.json 'd["parameters"]["columns"]["ra"]' | grep -qx RA_ICRS ||
   fail "the manifest does not record the column mapping"
+# The same stars as ECSV written by astropy (space- and comma-delimited): the same store.
+/usr/bin/python3 - <<'PY' || fail "astropy could not write the ECSV files"
+from astropy.table import Table
+import astropy.units as u
+t = Table({"Source": [4295806720, -17], "RA_ICRS": [10.5, 200.125], "DE_ICRS": [20.25, -45.5],
+           "Vmag": [5.5, 7.25], "Teff": [5800.0, 4200.0]})
+for column, unit in (("RA_ICRS", u.deg), ("DE_ICRS", u.deg), ("Vmag", u.mag), ("Teff", u.K)):
+    t[column].unit = unit
+t.write("space.ecsv", format="ascii.ecsv")
+t.write("comma.ecsv", format="ascii.ecsv", delimiter=",")
+PY
+for ecsv in space comma; do
+  run 0 ingest $ecsv.ecsv --format csv --band V \
+    --columns ra=RA_ICRS,dec=DE_ICRS,mag=Vmag,teff=Teff,id=Source -o $ecsv.h5 --quiet
+  /usr/bin/python3 - mapped.h5 $ecsv.h5 <<'PY' || fail "$ecsv.ecsv: stars differ from the CSV's"
+import sys, h5py
+a, b = (h5py.File(p, "r") for p in sys.argv[1:3])
+assert (a["/stars/table"][:] == b["/stars/table"][:]).all()
+assert (a["/stars/source"][:] == b["/stars/source"][:]).all()
+PY
+done
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures failure(s)"

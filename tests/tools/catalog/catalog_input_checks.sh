@@ -145,6 +145,17 @@ expect 2 "--columns: dec: no column name (key=NAME)" \
   ingest nan.csv --band V --columns ra=RA_ICRS,dec=,mag=Vmag,teff=Teff -o x.h5 --quiet
 expect 2 "--columns: maps CSV columns; the inputs are 2mass" \
   ingest missing.gz --columns "$map" -o x.h5 --quiet
+printf '# %%ECSV 1.0\n# ---\n# datatype:\n# - {name: Source, datatype: int64}\n# - {name: RA_ICRS, unit: rad, datatype: float64}\n# - {name: DE_ICRS, unit: deg, datatype: float64}\n# - {name: Vmag, unit: mag, datatype: float64}\n# - {name: Teff, unit: K, datatype: float64}\nSource RA_ICRS DE_ICRS Vmag Teff\n1 0.2 20 5 5800\n' >rad.ecsv
+expect 2 "rad.ecsv: ECSV column RA_ICRS: unit 'rad' is not deg (--columns ra)" \
+  ingest rad.ecsv --format csv --band V --columns "$map" -o x.h5 --quiet
+sed 's/unit: K,/unit: Celsius,/; s/unit: rad,/unit: deg,/' rad.ecsv >celsius.ecsv
+expect 2 "celsius.ecsv: ECSV column Teff: unit 'Celsius' is not K (--columns teff)" \
+  ingest celsius.ecsv --format csv --band V --columns "$map" -o x.h5 --quiet
+sed 's/^# - {name: Teff.*$/# - {name: Teff, unit: [K/' celsius.ecsv >broken.ecsv
+expect 2 "broken.ecsv: ECSV header: not YAML" \
+  ingest broken.ecsv --format csv --band V --columns "$map" -o x.h5 --quiet
+expect 2 "rad.ecsv: ECSV: --columns is required to name the columns to read" \
+  ingest rad.ecsv --format csv --band V -o x.h5 --quiet
 [ ! -e x.h5 ] || fail "a store was written from a bad --columns input"
 
 echo "== --from-manifest: manifests of the wrong shape exit 2 naming the manifest and key path"
