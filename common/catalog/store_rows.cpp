@@ -1,6 +1,7 @@
 #include "catalog/store_rows.h"
 
 #include <cstddef>
+#include <initializer_list>
 
 namespace starlens::catalog {
 namespace {
@@ -10,49 +11,46 @@ struct Photometry {
   float flux_jy;
 };
 
-h5::Handle compound(std::size_t size) {
-  return h5::Handle(H5Tcreate(H5T_COMPOUND, size));
+struct Field {
+  const char* name;
+  std::size_t offset;
+  hid_t type;
+};
+
+h5::Handle compound(std::size_t size, std::initializer_list<Field> fields) {
+  h5::Handle type(H5Tcreate(H5T_COMPOUND, size));
+  for (const Field& field : fields) H5Tinsert(type.get(), field.name, field.offset, field.type);
+  return type;
 }
 
 }  // namespace
 
 h5::Handle star_table_file_type() {
-  h5::Handle type = compound(24);
-  H5Tinsert(type.get(), "ra", 0, H5T_IEEE_F64LE);
-  H5Tinsert(type.get(), "dec", 8, H5T_IEEE_F64LE);
-  H5Tinsert(type.get(), "teff", 16, H5T_IEEE_F32LE);
-  H5Tinsert(type.get(), "flux", 20, H5T_IEEE_F32LE);
-  return type;
+  return compound(24, {{"ra", 0, H5T_IEEE_F64LE},
+                       {"dec", 8, H5T_IEEE_F64LE},
+                       {"teff", 16, H5T_IEEE_F32LE},
+                       {"flux", 20, H5T_IEEE_F32LE}});
 }
 
 h5::Handle star_table_memory_type() {
-  h5::Handle type = compound(sizeof(StoredStar));
-  H5Tinsert(type.get(), "ra", offsetof(StoredStar, ra_deg), H5T_NATIVE_DOUBLE);
-  H5Tinsert(type.get(), "dec", offsetof(StoredStar, dec_deg), H5T_NATIVE_DOUBLE);
-  H5Tinsert(type.get(), "teff", offsetof(StoredStar, teff_k), H5T_NATIVE_FLOAT);
-  H5Tinsert(type.get(), "flux", offsetof(StoredStar, flux_jy), H5T_NATIVE_FLOAT);
-  return type;
+  return compound(sizeof(StoredStar), {{"ra", offsetof(StoredStar, ra_deg), H5T_NATIVE_DOUBLE},
+                                       {"dec", offsetof(StoredStar, dec_deg), H5T_NATIVE_DOUBLE},
+                                       {"teff", offsetof(StoredStar, teff_k), H5T_NATIVE_FLOAT},
+                                       {"flux", offsetof(StoredStar, flux_jy), H5T_NATIVE_FLOAT}});
 }
 
 h5::Handle star_photometry_memory_type() {
-  h5::Handle type = compound(sizeof(Photometry));
-  H5Tinsert(type.get(), "teff", offsetof(Photometry, teff_k), H5T_NATIVE_FLOAT);
-  H5Tinsert(type.get(), "flux", offsetof(Photometry, flux_jy), H5T_NATIVE_FLOAT);
-  return type;
+  return compound(sizeof(Photometry), {{"teff", offsetof(Photometry, teff_k), H5T_NATIVE_FLOAT},
+                                       {"flux", offsetof(Photometry, flux_jy), H5T_NATIVE_FLOAT}});
 }
 
 h5::Handle star_source_file_type() {
-  h5::Handle type = compound(12);
-  H5Tinsert(type.get(), "id", 0, H5T_STD_I64LE);
-  H5Tinsert(type.get(), "mag", 8, H5T_IEEE_F32LE);
-  return type;
+  return compound(12, {{"id", 0, H5T_STD_I64LE}, {"mag", 8, H5T_IEEE_F32LE}});
 }
 
 h5::Handle star_source_memory_type() {
-  h5::Handle type = compound(sizeof(StoredSource));
-  H5Tinsert(type.get(), "id", offsetof(StoredSource, id), H5T_NATIVE_INT64);
-  H5Tinsert(type.get(), "mag", offsetof(StoredSource, mag), H5T_NATIVE_FLOAT);
-  return type;
+  return compound(sizeof(StoredSource), {{"id", offsetof(StoredSource, id), H5T_NATIVE_INT64},
+                                         {"mag", offsetof(StoredSource, mag), H5T_NATIVE_FLOAT}});
 }
 
 std::vector<h5::TableColumn> star_table_columns(const std::string& band) {

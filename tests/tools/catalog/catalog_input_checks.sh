@@ -118,21 +118,21 @@ expect 2 "bv.csv: line 2: bv: " ingest bv.csv --band V -o x.h5 --quiet
 
 echo "== CSV --columns: bad mappings and what they do not find exit 2 naming flag or file, column"
 map=ra=RA_ICRS,dec=DE_ICRS,mag=Vmag,teff=Teff,id=Source
-printf '# comment\nSource,RA_ICRS,DE_ICRS,Vmag,Teff\n1,10,20,5,5800\n2,11,21,abc,5800\n' >nan.csv
-expect 2 "nan.csv: line 4: column Vmag: 'abc' is not a number" \
-  ingest nan.csv --band V --columns "$map" -o x.h5 --quiet
-printf 'Source,RA_ICRS,DE_ICRS,Vmag,Teff\n1.5,10,20,5,5800\n' >badid.csv
-expect 2 "badid.csv: line 2: column Source: '1.5' is not an integer id" \
-  ingest badid.csv --band V --columns "$map" -o x.h5 --quiet
-printf 'Source,RAJ2000,DE_ICRS,Vmag,Teff\n1,10,20,5,5800\n' >absent.csv
-expect 2 "absent.csv: line 1: header: no column 'RA_ICRS' (--columns ra=RA_ICRS)" \
-  ingest absent.csv --band V --columns "$map" -o x.h5 --quiet
-printf 'Source,RA_ICRS,DE_ICRS,Vmag,Teff\n1,10,20,5\n' >short.csv
-expect 2 "short.csv: line 2: columns: 4 fields, the header has 5" \
-  ingest short.csv --band V --columns "$map" -o x.h5 --quiet
-printf '# only comments\n' >noheader.csv
-expect 2 "noheader.csv: header: missing (required with --columns)" \
-  ingest noheader.csv --band V --columns "$map" -o x.h5 --quiet
+# bad_file NAME CONTENT MESSAGE: NAME holding CONTENT, ingested with the mapping, exits 2 with
+# "NAME: MESSAGE".
+bad_file() {
+  printf "$2" >"$1"
+  expect 2 "$1: $3" ingest "$1" --band V --columns "$map" -o x.h5 --quiet
+}
+bad_file nan.csv '# comment\nSource,RA_ICRS,DE_ICRS,Vmag,Teff\n1,10,20,5,5800\n2,11,21,abc,5800\n' \
+  "line 4: column Vmag: 'abc' is not a number"
+bad_file badid.csv 'Source,RA_ICRS,DE_ICRS,Vmag,Teff\n1.5,10,20,5,5800\n' \
+  "line 2: column Source: '1.5' is not an integer id"
+bad_file absent.csv 'Source,RAJ2000,DE_ICRS,Vmag,Teff\n1,10,20,5,5800\n' \
+  "line 1: header: no column 'RA_ICRS' (--columns ra=RA_ICRS)"
+bad_file short.csv 'Source,RA_ICRS,DE_ICRS,Vmag,Teff\n1,10,20,5\n' \
+  "line 2: columns: 4 fields, the header has 5"
+bad_file noheader.csv '# only comments\n' "header: missing (required with --columns)"
 expect 2 "--columns: colour: unknown key (keys: ra, dec, mag, teff or bv, id)" \
   ingest nan.csv --band V --columns "$map,colour=BP-RP" -o x.h5 --quiet
 expect 2 "--columns: mag: missing (required)" \
