@@ -88,6 +88,15 @@ class LineContext {
 
 }  // namespace
 
+std::string mapped_unit_problem(const std::string& key, const std::string& unit) {
+  const bool angle = key == "ra" || key == "dec";
+  const bool magnitude = key == "mag" || key == "bv";
+  const std::string expected = angle ? "deg" : key == "teff" ? "K" : magnitude ? "mag" : "";
+  if (unit == expected || (magnitude && unit.empty())) return {};
+  return "unit " + quote(unit, 40) + " is not " +
+         (expected.empty() ? std::string("none") : expected) + " (--columns " + key + ")";
+}
+
 CsvColumns parse_csv_columns(const std::string& text) {
   static const char* const kKeys[] = {"ra", "dec", "mag", "teff", "bv", "id"};
   CsvColumns columns;
@@ -126,8 +135,7 @@ std::map<std::string, std::size_t> mapped_positions(const CsvColumns& columns,
   return positions;
 }
 
-// The unit an ECSV column mapped to `key` must have ("" for none): a column in another unit
-// would be read as the wrong quantity.
+// Every mapped ECSV column is listed in the header with the unit its key means.
 void check_ecsv_units(const std::string& file, const EcsvHeader& header,
                       const CsvColumns& columns) {
   for (const auto& [key, name] : columns) {
@@ -136,15 +144,8 @@ void check_ecsv_units(const std::string& file, const EcsvHeader& header,
     if (column == header.columns.end())
       throw_input_error(file, "ECSV header",
                         "no column " + quote(name, 60) + " (--columns " + key + "=" + name + ")");
-    const bool angle = key == "ra" || key == "dec";
-    const bool magnitude = key == "mag" || key == "bv";
-    const std::string expected = angle ? "deg" : key == "teff" ? "K" : magnitude ? "mag" : "";
-    const bool allowed = column->unit == expected || (magnitude && column->unit.empty());
-    if (!allowed)
-      throw_input_error(file, "ECSV column " + name,
-                        "unit " + quote(column->unit, 40) + " is not " +
-                            (expected.empty() ? std::string("none") : expected) + " (--columns " +
-                            key + ")");
+    const std::string problem = mapped_unit_problem(key, column->unit);
+    if (!problem.empty()) throw_input_error(file, "ECSV column " + name, problem);
   }
 }
 

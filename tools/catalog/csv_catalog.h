@@ -32,6 +32,12 @@ using CsvColumns = std::map<std::string, std::string>;
 // or repeated key, a missing required one, both teff and bv, an empty name).
 CsvColumns parse_csv_columns(const std::string& text);
 
+// "" when a column mapped to `key` may have `unit` (a table's own unit: ECSV, FITS TUNITn):
+// deg for ra and dec, K for teff, mag or none for mag and bv, none for id; otherwise the
+// problem ("unit 'rad' is not deg (--columns ra)"): another unit would be read as the wrong
+// quantity.
+std::string mapped_unit_problem(const std::string& key, const std::string& unit);
+
 // Streams the file line by line; returns the colour column kind (teff when the file is
 // empty: an empty catalogue). Calls `visit` for every star.
 CsvColour read_csv_catalogue(const std::filesystem::path& path, const CsvColumns& columns,

@@ -29,8 +29,10 @@ std::string format_of(const std::string& path) {
   if (ends_with(path, ".cat")) return "stellarium";
   if (ends_with(path, ".gz")) return "2mass";
   if (ends_with(path, ".csv") || ends_with(path, ".ecsv")) return "csv";
-  throw_input_error(path, "",
-                    "cannot tell the format from the name (.cat, .gz, .csv, .ecsv); use --format");
+  if (ends_with(path, ".fits") || ends_with(path, ".fit")) return "fits";
+  throw_input_error(
+      path, "",
+      "cannot tell the format from the name (.cat, .gz, .csv, .ecsv, .fits); use --format");
 }
 
 // One format for all inputs: the named one or the one every file name implies.
@@ -77,9 +79,11 @@ CLI::App* add_ingest_command(CLI::App& app, IngestOptions& options) {
       ->required()
       ->check(output_name("HDF5", {".h5", ".hdf5"}));
   command
-      ->add_option("--format", options.format,
-                   "auto (from the names), stellarium, 2mass or csv (CSV or ECSV)")
-      ->check(CLI::IsMember({"auto", "stellarium", "2mass", "csv"}))
+      ->add_option(
+          "--format", options.format,
+          "auto (from the names), stellarium, 2mass, csv (CSV or ECSV) or fits (a binary table; "
+          "--columns required)")
+      ->check(CLI::IsMember({"auto", "stellarium", "2mass", "csv", "fits"}))
       ->capture_default_str();
   command->add_option("--band", options.band,
                       "Reference band: V (Stellarium), J (2MASS default), H, Ks; required for CSV");
@@ -96,8 +100,10 @@ int run_ingest(const IngestOptions& options, int argc, char** argv) {
   const std::uint64_t memory_limit = parse_memory_size(options.memory_limit, "--memory-limit");
   const std::string format = resolve_format(options);
   const Band& band = resolve_band(format, options.band);
-  if (!options.columns.empty() && format != "csv")
-    throw_input_error("--columns", "", "maps CSV columns; the inputs are " + format);
+  if (!options.columns.empty() && format != "csv" && format != "fits")
+    throw_input_error("--columns", "", "maps CSV and FITS columns; the inputs are " + format);
+  if (options.columns.empty() && format == "fits")
+    throw_input_error("--columns", "", "required for FITS tables (names the columns to read)");
   const CsvColumns columns =
       options.columns.empty() ? CsvColumns{} : parse_csv_columns(options.columns);
   const std::uint64_t input_bytes = total_size(options.inputs);
@@ -135,7 +141,8 @@ int run_ingest(const IngestOptions& options, int argc, char** argv) {
       ingest_twomass(options.inputs, band, sorter, tally, progress);
       teff_relation = casagrande2010_j_ks().name;
     } else {
-      teff_relation = ingest_csv(options.inputs, band, columns, sorter, tally, progress);
+      teff_relation =
+          ingest_csv(options.inputs, band, columns, format == "fits", sorter, tally, progress);
     }
   }
   parameters["teff_relation"] = teff_relation;
@@ -143,11 +150,12 @@ int run_ingest(const IngestOptions& options, int argc, char** argv) {
   StoreDescription description;
   description.band = band;
   description.teff_relation = teff_relation;
-  description.id_scheme = format == "stellarium" ? std::string(kStellariumIdScheme)
-                          : format == "2mass"    ? std::string("2MASS PSC pts_key")
-                          : columns.contains("id")
-                              ? "CSV column " + columns.at("id")
-                              : std::string("row number (1 for the first star of the first file)");
+  description.id_scheme =
+      format == "stellarium" ? std::string(kStellariumIdScheme)
+      : format == "2mass"    ? std::string("2MASS PSC pts_key")
+      : columns.contains("id")
+          ? (format == "fits" ? "FITS column " : "CSV column ") + columns.at("id")
+          : std::string("row number (1 for the first star of the first file)");
   description.sources = tally.sources;
   description.generator = {{"command", "ingest"}, {"format", format}};
   description.deflate = options.deflate;

@@ -6,6 +6,7 @@
 
 #include "core/errors.h"
 #include "csv_catalog.h"
+#include "fits_catalog.h"
 #include "gzip_lines.h"
 #include "manifest/block_tree_sha256.h"
 #include "manifest/hash_scheme.h"
@@ -129,15 +130,16 @@ void ingest_twomass(const std::vector<std::string>& files, const Band& band, Ext
 }
 
 std::string ingest_csv(const std::vector<std::string>& files, const Band& band,
-                       const CsvColumns& columns, ExternalSorter& sorter, IngestTally& tally,
-                       Progress& progress) {
+                       const CsvColumns& columns, bool fits, ExternalSorter& sorter,
+                       IngestTally& tally, Progress& progress) {
   const auto& relation = ballesteros2012_b_v();
   bool any_bv = false, any_teff = false;
   std::int64_t id = 0;  // the star's number over all files, in command-line order
   for (const auto& file : files) {
     StarBatcher batcher(sorter);
     std::uint64_t rows = 0;
-    const CsvColour colour = read_csv_catalogue(file, columns, [&](const CsvStar& star) {
+    const auto reader = fits ? read_fits_catalogue : read_csv_catalogue;
+    const CsvColour colour = reader(file, columns, [&](const CsvStar& star) {
       ++rows;
       double teff = star.teff_or_bv;
       if (star.colour == CsvColour::bv)

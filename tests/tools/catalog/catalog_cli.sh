@@ -247,7 +247,10 @@ for column, unit in (("RA_ICRS", u.deg), ("DE_ICRS", u.deg), ("Vmag", u.mag), ("
     t[column].unit = unit
 t.write("space.ecsv", format="ascii.ecsv")
 t.write("comma.ecsv", format="ascii.ecsv", delimiter=",")
+t.write("stars.fits", format="fits")   # a binary table in HDU 2, TUNITn from the units
 PY
+run 0 ingest stars.fits --band V --columns ra=RA_ICRS,dec=DE_ICRS,mag=Vmag,teff=Teff,id=Source \
+  -o fits.h5 --quiet
 for ecsv in space comma; do
   run 0 ingest $ecsv.ecsv --format csv --band V \
     --columns ra=RA_ICRS,dec=DE_ICRS,mag=Vmag,teff=Teff,id=Source -o $ecsv.h5 --quiet
@@ -258,6 +261,13 @@ assert (a["/stars/table"][:] == b["/stars/table"][:]).all()
 assert (a["/stars/source"][:] == b["/stars/source"][:]).all()
 PY
 done
+/usr/bin/python3 - mapped.h5 fits.h5 <<'PY' || fail "stars.fits: stars differ from the CSV's"
+import sys, h5py
+a, b = (h5py.File(p, "r") for p in sys.argv[1:3])
+assert (a["/stars/table"][:] == b["/stars/table"][:]).all()
+assert (a["/stars/source"][:] == b["/stars/source"][:]).all()
+assert b.attrs["id_scheme"] == b"FITS column Source", b.attrs["id_scheme"]
+PY
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures failure(s)"
