@@ -20,7 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const starlens::catalog::Band& band = starlens::catalog::band_by_name("V", "--band");
     starlens::fuzz::run_ingest([&](auto& sorter, auto& tally, auto& progress) {
-      (void)starlens::catalog::ingest_csv(files, band, sorter, tally, progress);
+      (void)starlens::catalog::ingest_csv(files, band, {}, false, sorter, tally, progress);
     });
   } catch (const starlens::InputError&) {
   }

@@ -33,9 +33,10 @@ void create_reproducible_group(const h5::File& file, const std::string& name) {
   if (!group.valid()) throw_run_failure(file.path, "cannot create group " + name);
 }
 
-AppendableDataset::AppendableDataset(const h5::File& file, const std::string& name, hid_t type,
-                                     std::uint64_t columns, std::uint64_t chunk_rows, int deflate)
-    : file_(file), name_(name), type_(type), columns_(columns) {
+AppendableDataset::AppendableDataset(const h5::File& file, const std::string& name, hid_t file_type,
+                                     hid_t memory_type, std::uint64_t columns,
+                                     std::uint64_t chunk_rows, int deflate)
+    : file_(file), name_(name), type_(memory_type), columns_(columns) {
   const int rank = columns > 0 ? 2 : 1;
   const hsize_t dims[2] = {0, columns};
   const hsize_t max_dims[2] = {H5S_UNLIMITED, columns};
@@ -47,7 +48,7 @@ AppendableDataset::AppendableDataset(const h5::File& file, const std::string& na
     H5Pset_shuffle(properties.get());
     H5Pset_deflate(properties.get(), static_cast<unsigned>(deflate));
   }
-  dataset_ = h5::Handle(H5Dcreate2(file.id(), name.c_str(), type, space.get(), H5P_DEFAULT,
+  dataset_ = h5::Handle(H5Dcreate2(file.id(), name.c_str(), file_type, space.get(), H5P_DEFAULT,
                                    properties.get(), H5P_DEFAULT));
   if (!dataset_.valid()) throw_run_failure(file.path, "cannot create dataset " + name);
 }

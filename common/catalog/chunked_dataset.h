@@ -17,9 +17,11 @@ void create_reproducible_group(const h5::File& file, const std::string& name);
 
 class AppendableDataset {
  public:
-  // `columns` 0: 1-D; otherwise rows x columns. `deflate` 0: uncompressed.
-  AppendableDataset(const h5::File& file, const std::string& name, hid_t type,
-                    std::uint64_t columns, std::uint64_t chunk_rows, int deflate);
+  // Values of `file_type` in the file, appended from `memory_type`. `columns` 0: 1-D;
+  // otherwise rows x columns. `deflate` 0: uncompressed.
+  AppendableDataset(const h5::File& file, const std::string& name, hid_t file_type,
+                    hid_t memory_type, std::uint64_t columns, std::uint64_t chunk_rows,
+                    int deflate);
   void append(const void* rows_data, std::uint64_t rows);
   std::uint64_t rows() const { return rows_; }
 

@@ -10,17 +10,31 @@
 namespace starlens::catalog {
 namespace {
 
-constexpr std::uint64_t kRaDecBytes = 16;
+constexpr std::uint64_t kTableBytes = sizeof(StoredStar);
 constexpr std::uint64_t kPhotometryBytes = 8;  // teff + flux
+constexpr std::uint64_t kSourceBytes = 12;
 constexpr std::uint64_t kOffsetBytes = 8;
+
+h5::Handle dataset_type(const h5::File& file, const std::string& name) {
+  h5::Handle dataset(H5Dopen2(file.id(), name.c_str(), H5P_DEFAULT));
+  if (!dataset.valid()) throw_input_error(file.path, name, "dataset cannot be opened");
+  return h5::Handle(H5Dget_type(dataset.get()));
+}
 
 void check_type(const h5::File& file, const std::string& name, H5T_class_t expected_class,
                 std::size_t expected_size, const std::string& expected) {
-  h5::Handle dataset(H5Dopen2(file.id(), name.c_str(), H5P_DEFAULT));
-  if (!dataset.valid()) throw_input_error(file.path, name, "dataset cannot be opened");
-  h5::Handle type(H5Dget_type(dataset.get()));
+  const h5::Handle type = dataset_type(file, name);
   if (H5Tget_class(type.get()) != expected_class || H5Tget_size(type.get()) != expected_size)
     throw_input_error(file.path, name, "not " + expected);
+}
+
+// A compound dataset must hold exactly the documented fields, types and packing (the table's
+// rows are then read without conversion).
+void check_compound(const h5::File& file, const std::string& name, const h5::Handle& expected,
+                    const std::string& description) {
+  const h5::Handle type = dataset_type(file, name);
+  if (H5Tequal(type.get(), expected.get()) <= 0)
+    throw_input_error(file.path, name, "not the compound " + description);
 }
 
 void check_shape(const h5::File& file, const std::string& name,
@@ -53,6 +67,11 @@ CatalogStore::CatalogStore(const std::filesystem::path& path)
   if (format != store::kFormat)
     throw_input_error(file_.path, "attribute format", "'" + format + "' is not " + store::kFormat);
   const std::int64_t version = h5::read_int_attribute(file_, store::kAttrVersion);
+  if (version == 1)
+    throw_input_error(file_.path, "attribute version",
+                      "1: a store without star ids, written by an earlier starlens-catalog "
+                      "(this build reads version " +
+                          std::to_string(store::kVersion) + "; ingest the catalogue again)");
   if (version != store::kVersion)
     throw_input_error(file_.path, "attribute version",
                       std::to_string(version) + " unsupported (this build reads " +
@@ -80,17 +99,17 @@ CatalogStore::CatalogStore(const std::filesystem::path& path)
   teff_relation_ = h5::read_string_attribute(file_, store::kAttrTeffRelation);
   sources_json_ = h5::read_string_attribute(file_, store::kAttrSources);
   generator_json_ = h5::read_string_attribute(file_, store::kAttrGenerator);
+  id_scheme_ = h5::read_string_attribute(file_, store::kAttrIdScheme);
 
-  check_shape(file_, store::kRaDec, {star_count_, 2});
-  check_shape(file_, store::kTeff, {star_count_});
-  check_shape(file_, store::kFlux, {star_count_});
+  check_shape(file_, store::kStarTable, {star_count_});
+  check_shape(file_, store::kStarSource, {star_count_});
   check_shape(file_, store::kOffsets, {cell_count_ + 1});
-  check_type(file_, store::kRaDec, H5T_FLOAT, 8, "float64");
-  check_type(file_, store::kTeff, H5T_FLOAT, 4, "float32");
-  check_type(file_, store::kFlux, H5T_FLOAT, 4, "float32");
+  check_compound(file_, store::kStarTable, star_table_file_type(),
+                 "{ra float64, dec float64, teff float32, flux float32}");
+  check_compound(file_, store::kStarSource, star_source_file_type(), "{id int64, mag float32}");
   check_type(file_, store::kOffsets, H5T_INTEGER, 8, "64-bit integers");
-  columns_.emplace(Columns{StoredRows(file_, store::kOffsets), StoredRows(file_, store::kRaDec),
-                           StoredRows(file_, store::kTeff), StoredRows(file_, store::kFlux)});
+  columns_.emplace(Columns{StoredRows(file_, store::kOffsets), StoredRows(file_, store::kStarTable),
+                           StoredRows(file_, store::kStarSource)});
   std::uint64_t first = 1, last = 0;
   columns_->offsets.read(H5T_NATIVE_UINT64, &first, 0, 1);
   columns_->offsets.read(H5T_NATIVE_UINT64, &last, cell_count_, 1);
@@ -126,13 +145,12 @@ std::vector<std::uint64_t> CatalogStore::read_offsets(std::uint64_t first_cell,
 StoredCells CatalogStore::read_rows_of_cells(std::uint64_t first_cell, std::uint64_t end_cell,
                                              std::uint64_t first_row,
                                              std::vector<std::uint64_t> offsets) {
-  StoredCells stored{file_.path, first_cell, end_cell, first_row, std::move(offsets), {}, {}, {}};
+  StoredCells stored{file_.path, first_cell, end_cell, first_row, std::move(offsets), {}};
   const std::uint64_t count = stored.offsets.back();
-  stored.ra_dec.resize(2 * count);
-  columns_->ra_dec.read(H5T_NATIVE_DOUBLE, stored.ra_dec.data(), first_row, count);
-  statistics_.bytes_read += columns_->ra_dec.stored_bytes(first_row, count);
-  read_photometry(first_row, count, stored.teff, stored.flux);
-  statistics_.bytes_requested += count * kRaDecBytes;
+  stored.rows.resize(count);
+  columns_->table.read(table_type_.get(), stored.rows.data(), first_row, count);
+  statistics_.bytes_read += columns_->table.stored_bytes(first_row, count);
+  statistics_.bytes_requested += count * kTableBytes;
   statistics_.stars_read += count;
   statistics_.cells_read += end_cell - first_cell;
   return stored;
@@ -143,19 +161,19 @@ CellBlock CatalogStore::decode_cells(StoredCells stored) {
   block.first_cell = stored.first_cell;
   block.end_cell = stored.end_cell;
   block.stars.resize(stored.offsets.back());
-  const auto& ra_dec = stored.ra_dec;
   for (std::uint64_t cell = stored.first_cell; cell < stored.end_cell; ++cell) {
     const std::uint64_t local = cell - stored.first_cell;
     for (std::uint64_t i = stored.offsets[local]; i < stored.offsets[local + 1]; ++i) {
-      const double ra = ra_dec[2 * i], dec = ra_dec[2 * i + 1];
-      const float teff = stored.teff[i], flux = stored.flux[i];
+      const StoredStar& row = stored.rows[i];
+      const double ra = row.ra_deg, dec = row.dec_deg;
+      const float teff = row.teff_k, flux = row.flux_jy;
       if (!(ra >= 0 && ra < 360) || !(dec >= -90 && dec <= 90))
-        throw_input_error(stored.path, store::kRaDec,
+        throw_input_error(stored.path, std::string(store::kStarTable) + " ra, dec",
                           "row " + std::to_string(stored.first_row + i) +
                               " is not a position (ra " + std::to_string(ra) + ", dec " +
                               std::to_string(dec) + ")");
       if (!(teff > 0) || !std::isfinite(teff) || !(flux > 0) || !std::isfinite(flux))
-        throw_input_error(stored.path, "/stars/teff, /stars/flux",
+        throw_input_error(stored.path, std::string(store::kStarTable) + " teff, flux",
                           "row " + std::to_string(stored.first_row + i) +
                               " is not a positive temperature and flux");
       block.stars[i] = {ra * kDegree, dec * kDegree, teff, flux, cell};
@@ -167,13 +185,24 @@ CellBlock CatalogStore::decode_cells(StoredCells stored) {
 
 void CatalogStore::read_photometry(std::uint64_t first_row, std::uint64_t count,
                                    std::vector<float>& teff, std::vector<float>& flux) {
+  std::vector<float> pairs(2 * count);
+  columns_->table.read(photometry_type_.get(), pairs.data(), first_row, count);
   teff.resize(count);
   flux.resize(count);
-  columns_->teff.read(H5T_NATIVE_FLOAT, teff.data(), first_row, count);
-  columns_->flux.read(H5T_NATIVE_FLOAT, flux.data(), first_row, count);
+  for (std::uint64_t i = 0; i < count; ++i) {
+    teff[i] = pairs[2 * i];
+    flux[i] = pairs[2 * i + 1];
+  }
   statistics_.bytes_requested += count * kPhotometryBytes;
-  statistics_.bytes_read +=
-      columns_->teff.stored_bytes(first_row, count) + columns_->flux.stored_bytes(first_row, count);
+  statistics_.bytes_read += columns_->table.stored_bytes(first_row, count);
+}
+
+std::vector<StoredSource> CatalogStore::read_sources(std::uint64_t first_row, std::uint64_t count) {
+  std::vector<StoredSource> sources(count);
+  columns_->source.read(source_type_.get(), sources.data(), first_row, count);
+  statistics_.bytes_requested += count * kSourceBytes;
+  statistics_.bytes_read += columns_->source.stored_bytes(first_row, count);
+  return sources;
 }
 
 StoredCells CatalogStore::read_stored_cells(std::uint64_t first_cell, std::uint64_t end_cell) {

@@ -13,6 +13,7 @@
 #include "catalog/chunked_dataset.h"
 #include "catalog/photometry.h"
 #include "catalog/star_record.h"
+#include "catalog/store_rows.h"
 #include "core/hdf5_file.h"
 
 namespace starlens::catalog {
@@ -37,17 +38,15 @@ struct StoredCells {
   std::uint64_t end_cell = 0;
   std::uint64_t first_row = 0;
   std::vector<std::uint64_t> offsets;  // as CellBlock::offsets
-  std::vector<double> ra_dec;          // 2 per star, degrees
-  std::vector<float> teff;
-  std::vector<float> flux;
+  std::vector<StoredStar> rows;        // /stars/table's rows
 };
 
 // What the reads touched so far.
 struct ReadStatistics {
   std::uint64_t cells_read = 0;
   std::uint64_t stars_read = 0;
-  // Bytes of the datasets' rows requested (ra_dec 16 + teff 4 + flux 4 per star, offsets 8
-  // per entry).
+  // Bytes of the datasets' rows requested (24 per star of /stars/table, 12 of /stars/source,
+  // offsets 8 per entry).
   std::uint64_t bytes_requested = 0;
   // Bytes of the file's chunks holding those rows, as stored: what HDF5 reads from disk for
   // them (file metadata aside). Chunks at the ends of a range are counted whole.
@@ -87,6 +86,9 @@ class CatalogStore {
   // Only the temperatures and fluxes of rows [first_row, first_row + count) (histograms).
   void read_photometry(std::uint64_t first_row, std::uint64_t count, std::vector<float>& teff,
                        std::vector<float>& flux);
+  // The ids and catalogue magnitudes of rows [first_row, first_row + count) (/stars/source).
+  std::vector<StoredSource> read_sources(std::uint64_t first_row, std::uint64_t count);
+  const std::string& id_scheme() const { return id_scheme_; }
 
   const ReadStatistics& statistics() const { return statistics_; }
 
@@ -100,11 +102,13 @@ class CatalogStore {
   // The datasets, held open once the store is validated.
   struct Columns {
     StoredRows offsets;
-    StoredRows ra_dec;
-    StoredRows teff;
-    StoredRows flux;
+    StoredRows table;
+    StoredRows source;
   };
   std::optional<Columns> columns_;
+  h5::Handle table_type_ = star_table_memory_type();
+  h5::Handle photometry_type_ = star_photometry_memory_type();
+  h5::Handle source_type_ = star_source_memory_type();
   int order_ = 0;
   std::uint64_t cell_count_ = 0;
   std::uint64_t star_count_ = 0;
@@ -112,6 +116,7 @@ class CatalogStore {
   std::string teff_relation_;
   std::string sources_json_;
   std::string generator_json_;
+  std::string id_scheme_;
   ReadStatistics statistics_;
 };
 

@@ -16,14 +16,18 @@ StoreWriter::StoreWriter(const std::filesystem::path& temp_path, const std::stri
   create_reproducible_group(file_, store::kStarsGroup);
   create_reproducible_group(file_, store::kCellsGroup);
   const int deflate = description_.deflate;
-  ra_dec_ = std::make_unique<AppendableDataset>(file_, store::kRaDec, H5T_IEEE_F64LE, 2,
-                                                store::kStarChunkRows, deflate);
-  teff_ = std::make_unique<AppendableDataset>(file_, store::kTeff, H5T_IEEE_F32LE, 0,
-                                              store::kStarChunkRows, deflate);
-  flux_ = std::make_unique<AppendableDataset>(file_, store::kFlux, H5T_IEEE_F32LE, 0,
-                                              store::kStarChunkRows, deflate);
-  offsets_ = std::make_unique<AppendableDataset>(file_, store::kOffsets, H5T_STD_U64LE, 0,
-                                                 store::kOffsetChunkRows, deflate);
+  const h5::Handle table_file_type = star_table_file_type();
+  const h5::Handle source_file_type = star_source_file_type();
+  table_type_ = star_table_memory_type();
+  source_type_ = star_source_memory_type();
+  table_ =
+      std::make_unique<AppendableDataset>(file_, store::kStarTable, table_file_type.get(),
+                                          table_type_.get(), 0, store::kStarChunkRows, deflate);
+  source_ =
+      std::make_unique<AppendableDataset>(file_, store::kStarSource, source_file_type.get(),
+                                          source_type_.get(), 0, store::kStarChunkRows, deflate);
+  offsets_ = std::make_unique<AppendableDataset>(
+      file_, store::kOffsets, H5T_STD_I64LE, H5T_NATIVE_INT64, 0, store::kOffsetChunkRows, deflate);
 }
 
 StoreWriter::~StoreWriter() = default;
@@ -31,7 +35,7 @@ StoreWriter::~StoreWriter() = default;
 void StoreWriter::advance_offsets_to(std::uint64_t cell) {
   // offsets[c] = the first row of cell c = the number of stars in cells before c.
   while (next_cell_ <= cell) {
-    offsets_batch_.push_back(count_);
+    offsets_batch_.push_back(static_cast<std::int64_t>(count_));
     ++next_cell_;
     if (offsets_batch_.size() >= (1u << 16)) flush_offsets();
   }
@@ -43,9 +47,8 @@ void StoreWriter::flush_offsets() {
 }
 
 void StoreWriter::append(std::span<const StarRecord> stars) {
-  ra_dec_batch_.clear();
-  teff_batch_.clear();
-  flux_batch_.clear();
+  table_batch_.clear();
+  source_batch_.clear();
   for (const StarRecord& star : stars) {
     if (star.key < last_key_)
       throw_run_failure(file_.path, "internal error: stars reached the writer out of key order");
@@ -59,15 +62,12 @@ void StoreWriter::append(std::span<const StarRecord> stars) {
       advance_offsets_to(cell);
     }
     ++current_cell_stars_;
-    ra_dec_batch_.push_back(star.ra_deg);
-    ra_dec_batch_.push_back(star.dec_deg);
-    teff_batch_.push_back(star.teff_k);
-    flux_batch_.push_back(star.flux_jy);
+    table_batch_.push_back({star.ra_deg, star.dec_deg, star.teff_k, star.flux_jy});
+    source_batch_.push_back({star.id, star.mag});
     ++count_;
   }
-  ra_dec_->append(ra_dec_batch_.data(), teff_batch_.size());
-  teff_->append(teff_batch_.data(), teff_batch_.size());
-  flux_->append(flux_batch_.data(), flux_batch_.size());
+  table_->append(table_batch_.data(), table_batch_.size());
+  source_->append(source_batch_.data(), source_batch_.size());
 }
 
 void StoreWriter::finish() {
@@ -90,10 +90,18 @@ void StoreWriter::finish() {
   write_attribute(file_, store::kAttrTeffRelation, description_.teff_relation);
   write_attribute(file_, store::kAttrSources, description_.sources.dump());
   write_attribute(file_, store::kAttrGenerator, description_.generator.dump());
-  ra_dec_.reset();
-  teff_.reset();
-  flux_.reset();
+  write_attribute(file_, store::kAttrIdScheme, description_.id_scheme);
+  table_.reset();
+  source_.reset();
   offsets_.reset();
+  h5::describe_table(file_, store::kStarTable, star_table_columns(description_.band.name));
+  h5::describe_table(file_, store::kStarSource,
+                     star_source_columns(description_.band.name, description_.id_scheme));
+  h5::describe_dataset(file_, store::kOffsets, "",
+                       "CSR: the stars of HEALPix NESTED cell c (order " +
+                           std::to_string(cells_.order()) +
+                           ") are the rows [offsets[c], offsets[c+1]) of /stars/table and "
+                           "/stars/source");
   if (H5Fflush(file_.id(), H5F_SCOPE_GLOBAL) < 0)
     throw_run_failure(file_.path, hdf5_failure("cannot flush"));
   file_.handle.close();

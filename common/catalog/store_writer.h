@@ -1,7 +1,7 @@
 #pragma once
-// Writes catalog.h5 from stars arriving in key order (docs/design.md section 4): ra_dec, teff and
-// flux appended in batches to chunked datasets, the CSR cell offsets streamed as cells are
-// passed, root attributes at the end. Memory stays bounded whatever the star count.
+// Writes catalog.h5 from stars arriving in key order (docs/design.md section 4): the star table
+// and the sources appended in batches to chunked compound datasets, the CSR cell offsets streamed
+// as cells are passed, root attributes at the end. Memory stays bounded whatever the star count.
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -14,12 +14,14 @@
 #include "catalog/photometry.h"
 #include "catalog/sky_cells.h"
 #include "catalog/star_record.h"
+#include "catalog/store_rows.h"
 
 namespace starlens::catalog {
 
 struct StoreDescription {
   Band band;
   std::string teff_relation;  // name, or "given" / "synthetic"
+  std::string id_scheme;      // what a star's id is (docs/formats/catalog.md, "Star ids")
   nlohmann::json sources =
       nlohmann::json::array();  // [{"path", "size", "hash", "sha256_tree", "rows"}]
   nlohmann::json generator = nlohmann::json::object();
@@ -47,14 +49,14 @@ class StoreWriter {
   h5::File file_;
   SkyCells cells_;
   StoreDescription description_;
-  std::unique_ptr<AppendableDataset> ra_dec_;
-  std::unique_ptr<AppendableDataset> teff_;
-  std::unique_ptr<AppendableDataset> flux_;
+  h5::Handle table_type_;
+  h5::Handle source_type_;
+  std::unique_ptr<AppendableDataset> table_;
+  std::unique_ptr<AppendableDataset> source_;
   std::unique_ptr<AppendableDataset> offsets_;
-  std::vector<double> ra_dec_batch_;
-  std::vector<float> teff_batch_;
-  std::vector<float> flux_batch_;
-  std::vector<std::uint64_t> offsets_batch_;
+  std::vector<StoredStar> table_batch_;
+  std::vector<StoredSource> source_batch_;
+  std::vector<std::int64_t> offsets_batch_;
   std::uint64_t next_cell_ = 0;  // offsets written for cells < next_cell_
   std::uint64_t count_ = 0;
   std::uint64_t last_key_ = 0;

@@ -356,10 +356,16 @@ Handle open_attribute(const File& file, const std::string& name, H5T_class_t exp
 
 }  // namespace
 
-void write_attribute(const File& file, const std::string& name, const std::string& value) {
+Handle utf8_string_type(std::size_t size) {
   Handle type(H5Tcopy(H5T_C_S1));
-  H5Tset_size(type.get(), std::max<std::size_t>(value.size(), 1));
+  H5Tset_size(type.get(), std::max<std::size_t>(size, 1));
   H5Tset_strpad(type.get(), H5T_STR_NULLPAD);
+  H5Tset_cset(type.get(), H5T_CSET_UTF8);
+  return type;
+}
+
+void write_attribute(const File& file, const std::string& name, const std::string& value) {
+  const Handle type = utf8_string_type(value.size());
   write_attribute_raw(file, name, type.get(), value.c_str());
 }
 

@@ -66,7 +66,12 @@ void read_open_rows(hid_t dataset, const std::vector<std::uint64_t>& shape, cons
                     const std::string& name, hid_t type, void* out, std::uint64_t first,
                     std::uint64_t count);
 
-// Root (or object) attributes.
+// A fixed-length UTF-8 string type (H5T_CSET_UTF8, null-padded) of `size` bytes (at least 1):
+// fixed-length strings live in the checksummed object header, not in the unchecksummed
+// global heap that variable-length strings need.
+Handle utf8_string_type(std::size_t size);
+
+// Root attributes; strings are written as utf8_string_type.
 void write_attribute(const File& file, const std::string& name, const std::string& value);
 void write_attribute(const File& file, const std::string& name, double value);
 void write_attribute(const File& file, const std::string& name, std::int64_t value);

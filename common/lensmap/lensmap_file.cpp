@@ -5,6 +5,7 @@
 
 #include "core/errors.h"
 #include "core/frame_limits.h"
+#include "core/hdf5_description.h"
 #include "core/hdf5_error.h"
 #include "lensmap/camera.h"
 
@@ -244,9 +245,31 @@ std::uint64_t checked_rows(const h5::File& file, const std::string& name, std::u
   h5::Handle type(H5Dget_type(dataset.get()));
   if (H5Tget_class(type.get()) != type_class)
     throw_input_error(file.path, name,
-                      type_class == H5T_FLOAT ? "not floating point" : "not an integer type");
+                      type_class == H5T_FLOAT  ? "not floating point"
+                      : type_class == H5T_ENUM ? "not an enum (version 2 stores statuses as one)"
+                                               : "not an integer type");
   return shape[0];
 }
+
+// Every dataset's `units` and `description` (docs/formats/lensmap.md, "Layout").
+struct DatasetDescription {
+  const char* name;
+  const char* units;
+  const char* description;
+};
+constexpr DatasetDescription kDatasetDescriptions[] = {
+    {"/vertices/xy", "pixel",
+     "image-plane position (x right, y down; pixel (i, j) covers [i, i+1) x [j, j+1))"},
+    {"/vertices/dir", "",
+     "asymptotic source direction, ICRS unit vector (x, y, z); NaN unless escaped"},
+    {"/vertices/g", "",
+     "frequency ratio nu_obs / nu_source for a source at rest at infinity; NaN unless escaped"},
+    {"/vertices/status", "", "ray status: escaped, captured or failed"},
+    {"/triangles/v", "", "rows of /vertices, wound positively in pixels"},
+    {"/triangles/mu", "", "magnification Omega_image / Omega_source of the triangle"},
+    {"/triangles/parity", "",
+     "+1 where the source triangle keeps the winding of the unlensed map, -1 where mirrored"},
+    {"/triangles/depth", "", "bisections below the base grid (0: a base-grid triangle)"}};
 
 [[noreturn]] void bad_row(const h5::File& file, const std::string& name, std::uint64_t row,
                           const std::string& reason) {
@@ -254,6 +277,14 @@ std::uint64_t checked_rows(const h5::File& file, const std::string& name, std::u
 }
 
 }  // namespace
+
+h5::Handle vertex_status_type() {
+  h5::Handle type(H5Tenum_create(H5T_NATIVE_UINT8));
+  const std::pair<const char*, std::uint8_t> members[] = {
+      {"escaped", 0}, {"captured", 1}, {"failed", 2}};
+  for (const auto& [name, value] : members) H5Tenum_insert(type.get(), name, &value);
+  return type;
+}
 
 LensmapWriter::LensmapWriter(const std::filesystem::path& path, const std::string& display_path,
                              std::uint64_t vertex_count, std::uint64_t triangle_count) {
@@ -265,16 +296,19 @@ LensmapWriter::LensmapWriter(const std::filesystem::path& path, const std::strin
   if (!file_.handle.valid())
     throw_run_failure(display_path, hdf5_failure("cannot create HDF5 file"));
   const std::uint64_t n = vertex_count, m = triangle_count;
+  const h5::Handle status = vertex_status_type();
   write_group(file_, "/vertices");
   create_rows(file_, "/vertices/xy", H5T_IEEE_F64LE, n, 2);
   create_rows(file_, "/vertices/dir", H5T_IEEE_F64LE, n, 3);
   create_rows(file_, "/vertices/g", H5T_IEEE_F64LE, n, 0);
-  create_rows(file_, "/vertices/status", H5T_STD_U8LE, n, 0);
+  create_rows(file_, "/vertices/status", status.get(), n, 0);
   write_group(file_, "/triangles");
   create_rows(file_, "/triangles/v", H5T_STD_U32LE, m, 3);
   create_rows(file_, "/triangles/mu", H5T_IEEE_F64LE, m, 0);
   create_rows(file_, "/triangles/parity", H5T_STD_I8LE, m, 0);
   create_rows(file_, "/triangles/depth", H5T_STD_U8LE, m, 0);
+  for (const auto& [name, units, description] : kDatasetDescriptions)
+    h5::describe_dataset(file_, name, units, description);
 }
 
 void LensmapWriter::write_block(const char* name, hid_t memory_type, std::uint64_t first,
@@ -298,7 +332,8 @@ void LensmapWriter::write_vertices(std::uint64_t first, std::uint64_t count, con
   write_block("/vertices/xy", H5T_NATIVE_DOUBLE, first, count, 2, xy);
   write_block("/vertices/dir", H5T_NATIVE_DOUBLE, first, count, 3, dir);
   write_block("/vertices/g", H5T_NATIVE_DOUBLE, first, count, 0, g);
-  write_block("/vertices/status", H5T_NATIVE_UINT8, first, count, 0, status);
+  const h5::Handle status_type = vertex_status_type();
+  write_block("/vertices/status", status_type.get(), first, count, 0, status);
 }
 
 void LensmapWriter::write_triangles(std::uint64_t first, std::uint64_t count,
@@ -339,6 +374,7 @@ LensmapReader::LensmapReader(const std::filesystem::path& path) : file_(h5::open
                           std::to_string(kLensmapVersion) + ")");
   if (version < 1) throw_input_error(file_.path, "attribute version", "invalid");
   attributes_ = read_attributes(file_);
+  status_type_ = version >= 2 ? vertex_status_type() : h5::Handle(H5Tcopy(H5T_NATIVE_UINT8));
   vertex_count_ = checked_rows(file_, "/vertices/xy", 2, H5T_FLOAT);
   triangle_count_ = checked_rows(file_, "/triangles/v", 3, H5T_INTEGER);
   const std::pair<const char*, std::uint64_t> expected[] = {
@@ -350,11 +386,20 @@ LensmapReader::LensmapReader(const std::filesystem::path& path) : file_(h5::open
     const bool floating =
         dataset == "/vertices/dir" || dataset == "/vertices/g" || dataset == "/triangles/mu";
     const std::uint64_t columns = dataset == "/vertices/dir" ? 3 : 0;
-    if (checked_rows(file_, dataset, columns, floating ? H5T_FLOAT : H5T_INTEGER) != rows)
+    const bool status = dataset == "/vertices/status" && version >= 2;
+    const H5T_class_t type_class = floating ? H5T_FLOAT : status ? H5T_ENUM : H5T_INTEGER;
+    if (checked_rows(file_, dataset, columns, type_class) != rows)
       throw_input_error(
           file_.path, dataset,
           "has a different row count than " +
               std::string(dataset.starts_with("/vertices") ? "/vertices/xy" : "/triangles/v"));
+  }
+  if (version >= 2) {
+    h5::Handle dataset(H5Dopen2(file_.id(), "/vertices/status", H5P_DEFAULT));
+    h5::Handle type(H5Dget_type(dataset.get()));
+    if (H5Tequal(type.get(), status_type_.get()) <= 0)
+      throw_input_error(file_.path, "/vertices/status",
+                        "not the enum {escaped 0, captured 1, failed 2} of uint8");
   }
   if (vertex_count_ > std::uint64_t{UINT32_MAX})
     throw_input_error(file_.path, "/vertices/xy", "more vertices than uint32 indices address");
@@ -367,7 +412,7 @@ std::vector<LensmapVertex> LensmapReader::read_vertices(std::uint64_t first,
   h5::read_rows(file_, "/vertices/xy", H5T_NATIVE_DOUBLE, xy.data(), first, count);
   h5::read_rows(file_, "/vertices/dir", H5T_NATIVE_DOUBLE, dir.data(), first, count);
   h5::read_rows(file_, "/vertices/g", H5T_NATIVE_DOUBLE, g.data(), first, count);
-  h5::read_rows(file_, "/vertices/status", H5T_NATIVE_UINT8, status.data(), first, count);
+  h5::read_rows(file_, "/vertices/status", status_type_.get(), status.data(), first, count);
   std::vector<LensmapVertex> vertices(count);
   for (std::uint64_t i = 0; i < count; ++i) {
     LensmapVertex& v = vertices[i];

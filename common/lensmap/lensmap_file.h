@@ -17,7 +17,9 @@
 namespace starlens {
 
 inline constexpr char kLensmapFormat[] = "starlens-lensmap";
-inline constexpr std::int64_t kLensmapVersion = 1;
+// 2: the vertex status as an HDF5 enum, units and descriptions on every dataset. Version 1
+// maps (status as uint8) are still read.
+inline constexpr std::int64_t kLensmapVersion = 2;
 
 // Root attributes: what was traced, from where, with which camera and mesh.
 struct LensmapAttributes {
@@ -98,6 +100,9 @@ class LensmapWriter {
 void write_lensmap(const std::filesystem::path& path, const std::string& display_path,
                    const LensmapAttributes& attributes, const LensmapArrays& arrays);
 
+// /vertices/status's type: an enum of uint8 {escaped 0, captured 1, failed 2} (RayStatus).
+h5::Handle vertex_status_type();
+
 struct LensmapVertex {
   double x = 0, y = 0;
   Vec3 direction{};  // NaN unless escaped
@@ -131,6 +136,8 @@ class LensmapReader {
   h5::File file_;
   LensmapAttributes attributes_;
   std::uint64_t vertex_count_ = 0, triangle_count_ = 0;
+  // The memory type /vertices/status is read as: uint8 (version 1) or the status enum.
+  h5::Handle status_type_;
 };
 
 }  // namespace starlens

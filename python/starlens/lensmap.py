@@ -10,7 +10,9 @@ np = require("numpy")
 u = require("astropy.units")
 
 FORMAT = "starlens-lensmap"
-VERSION = 1
+VERSION = 2  # version 1 maps (status as plain uint8) are read too
+# /vertices/status's enum from version 2 on.
+STATUS_NAMES = {"escaped": 0, "captured": 1, "failed": 2}
 DROP_REASONS = ("failed", "status", "orientation", "tolerance", "source_size", "degenerate")
 
 # The hole's mass, the length unit of the map (G = c = 1): no SI value without the hole's mass.
@@ -48,7 +50,7 @@ class Lensmap:
     """A lens map. The arrays are named after their datasets (``vertices_xy`` is /vertices/xy):
     vertices_xy (N, 2) float64 px, vertices_dir (N, 3) float64 ICRS unit vectors (NaN unless
     escaped), vertices_g (N,) float64, vertices_status (N,) uint8 (0 escaped, 1 captured,
-    2 failed), triangles_v (M, 3) uint32 vertex rows, triangles_mu (M,) float64,
+    2 failed: the file's enum, STATUS_NAMES), triangles_v (M, 3) uint32 vertex rows, triangles_mu (M,) float64,
     triangles_parity (M,) int8 (+-1), triangles_depth (M,) uint8.
     ``attributes``: the root attributes as str, int and float values; ``units``: the astropy
     unit of each numeric attribute and float dataset (``M`` is the hole's mass);
@@ -132,6 +134,10 @@ def read_lensmap(path):
         arrays = {}
         for dataset, (columns, kind, numpy_type, rows_like, _) in DATASETS.items():
             node = _rows(file, dataset, columns, kind)
+            if dataset == "/vertices/status" and version >= 2 and \
+                    _hdf5.h5py.check_enum_dtype(node.dtype) != STATUS_NAMES:
+                raise FormatError(name, dataset, "not the enum {escaped 0, captured 1, failed 2}"
+                                  " of uint8")
             if dataset != rows_like and node.shape[0] != arrays[rows_like].shape[0]:
                 raise FormatError(name, dataset, f"has a different row count than {rows_like}")
             arrays[dataset] = _hdf5.read_rows(file, node, 0, node.shape[0], numpy_type)

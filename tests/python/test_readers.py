@@ -119,6 +119,69 @@ class Catalog(unittest.TestCase):
         np.testing.assert_array_equal(np.asarray(part["ra"]), np.asarray(stars["ra"])[inside])
         np.testing.assert_array_equal(np.asarray(part["cell"]), np.asarray(stars["cell"])[inside])
 
+    def test_ids_and_magnitudes_are_the_csv_rows(self):
+        stars = starlens.read_catalog(path("catalog.h5"))
+        csv = np.loadtxt(path("stars.csv"), delimiter=",", skiprows=1)
+        # Without an id column a CSV star's id is its row number, 1 for the first.
+        self.assertEqual(sorted(stars["id"]), list(range(1, STARS + 1)))
+        rows = np.asarray(stars["id"]) - 1
+        np.testing.assert_array_equal(np.asarray(stars["ra"]), csv[rows, 0])
+        np.testing.assert_array_equal(np.asarray(stars["mag"]), csv[rows, 2].astype(np.float32))
+        self.assertEqual(str(stars["mag"].unit), "mag")
+        self.assertEqual(stars.meta["id_scheme"],
+                         "row number (1 for the first star of the first file)")
+
+    def test_astropy_table_read_gives_the_star_table_with_units(self):
+        from astropy.table import Table
+        stars = starlens.read_catalog(path("catalog.h5"))
+        table = Table.read(path("catalog.h5"), path="/stars/table")
+        self.assertEqual(table.colnames, ["ra", "dec", "teff", "flux"])
+        self.assertEqual([str(table[c].unit) for c in table.colnames], ["deg", "deg", "K", "Jy"])
+        self.assertEqual(table["ra"].description, "ICRS right ascension")
+        for column in table.colnames:
+            np.testing.assert_array_equal(np.asarray(table[column]), np.asarray(stars[column]))
+        source = Table.read(path("catalog.h5"), path="/stars/source")
+        self.assertEqual(source.colnames, ["id", "mag"])
+        self.assertEqual(str(source["mag"].unit), "mag")
+        np.testing.assert_array_equal(np.asarray(source["id"]), np.asarray(stars["id"]))
+
+    def test_every_dataset_and_string_is_described_and_utf8(self):
+        import h5py
+        for name in ("catalog.h5", "lensmap.h5"):
+            with h5py.File(path(name), "r") as file:
+                datasets = []
+                file.visititems(lambda key, node: datasets.append(key)
+                                if isinstance(node, h5py.Dataset) else None)
+                self.assertGreaterEqual(len(datasets), 3, name)
+                for key in datasets:
+                    attributes = file[key].attrs
+                    self.assertIn("units", attributes, f"{name} {key}")
+                    self.assertIn("description", attributes, f"{name} {key}")
+                strings = [(file, k) for k in file.attrs] + \
+                    [(file[d], k) for d in datasets for k in file[d].attrs]
+                for node, key in strings:
+                    kind = node.attrs.get_id(key).get_type()
+                    if kind.get_class() == h5py.h5t.STRING:
+                        self.assertEqual(kind.get_cset(), h5py.h5t.CSET_UTF8, f"{name} {key}")
+            with h5py.File(path("catalog.h5"), "r") as file:
+                offsets = file["/cells/offsets"][:]
+                self.assertEqual(offsets.dtype, np.int64)
+                # int64 offsets take numpy.repeat without a cast.
+                cells = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
+                self.assertEqual(len(cells), STARS)
+
+    def test_a_version_1_store_is_refused_by_name(self):
+        import h5py
+        shutil.copy(path("catalog.h5"), path("v1.h5"))
+        with h5py.File(path("v1.h5"), "r+") as file:
+            file.attrs["version"] = np.int64(1)
+        with self.assertRaisesRegex(starlens.FormatError,
+                                    "v1.h5: attribute version: 1: a store without star ids"):
+            starlens.read_catalog(path("v1.h5"))
+        run = tool("catalog", "info", path("v1.h5"), check=False)
+        self.assertEqual(run.returncode, 2, run.stderr)
+        self.assertIn("v1.h5: attribute version: 1: a store without star ids", run.stderr)
+
     def test_a_lens_map_is_not_a_catalogue(self):
         with self.assertRaisesRegex(starlens.FormatError, "lensmap.h5: attribute format: "
                                     "'starlens-lensmap' is not starlens-catalog"):
@@ -148,6 +211,16 @@ class Lensmap(unittest.TestCase):
         self.assertEqual(str(lensmap.quantity("fov_deg")), "60.0 deg")
         self.assertEqual(lensmap.quantity("vertices_xy").unit.to_string(), "pix")
         self.assertEqual(lensmap.units["r_obs"].to_string(), "M")
+
+    def test_the_status_is_a_named_enum(self):
+        import h5py
+        with h5py.File(path("lensmap.h5"), "r") as file:
+            self.assertEqual(h5py.check_enum_dtype(file["/vertices/status"].dtype),
+                             {"escaped": 0, "captured": 1, "failed": 2})
+            self.assertEqual(file["/vertices/xy"].attrs["units"], b"pixel")
+        lensmap = starlens.read_lensmap(path("lensmap.h5"))
+        self.assertEqual(lensmap.attributes["version"], 2)
+        self.assertEqual(lensmap.vertices_status.dtype, np.uint8)
 
     def test_triangles_are_wound_as_the_format_says(self):
         lensmap = starlens.read_lensmap(path("lensmap.h5"))

@@ -1,10 +1,14 @@
 #pragma once
-// CSV catalogues (issue 4): a header "ra,dec,mag,teff" or "ra,dec,mag,bv", then one star a
-// line: ICRS degrees, the magnitude in the band named on the command line, and either the
-// effective temperature (K) or B-V. Blank lines and lines starting with '#' are skipped.
-// Any bad line is an InputError naming the file, the line number and the field.
+// CSV catalogues: a header "ra,dec,mag,teff" or "ra,dec,mag,bv", then one star a line: ICRS
+// degrees, the magnitude in the band named on the command line, and either the effective
+// temperature (K) or B-V. With a column mapping (--columns ra=RA_ICRS,dec=DE_ICRS,...) the
+// header names the columns, in any order and among others, and the mapping says which are
+// used. Blank lines and lines starting with '#' are skipped. Any bad line is an InputError
+// naming the file, the line number and the field (or column).
+#include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <string>
 
 namespace starlens::catalog {
@@ -17,11 +21,26 @@ struct CsvStar {
   double mag = 0;
   CsvColour colour = CsvColour::teff;  // what the fourth column holds
   double teff_or_bv = 0;
+  bool has_id = false;  // an id column is mapped
+  std::int64_t id = 0;
 };
+
+// --columns: key -> the header's column name. Keys: ra, dec, mag (required), teff or bv (one of
+// them), id (optional). Empty: the strict four-column format.
+using CsvColumns = std::map<std::string, std::string>;
+// Parses "key=NAME,key=NAME,..."; InputError naming --columns and the key otherwise (an unknown
+// or repeated key, a missing required one, both teff and bv, an empty name).
+CsvColumns parse_csv_columns(const std::string& text);
+
+// "" when a column mapped to `key` may have `unit` (a table's own unit: ECSV, FITS TUNITn):
+// deg for ra and dec, K for teff, mag or none for mag and bv, none for id; otherwise the
+// problem ("unit 'rad' is not deg (--columns ra)"): another unit would be read as the wrong
+// quantity.
+std::string mapped_unit_problem(const std::string& key, const std::string& unit);
 
 // Streams the file line by line; returns the colour column kind (teff when the file is
 // empty: an empty catalogue). Calls `visit` for every star.
-CsvColour read_csv_catalogue(const std::filesystem::path& path,
+CsvColour read_csv_catalogue(const std::filesystem::path& path, const CsvColumns& columns,
                              const std::function<void(const CsvStar&)>& visit);
 
 // Accepted temperature range of a CSV teff column, K.

@@ -82,7 +82,7 @@ Histograms histograms(CatalogStore& store, bool quiet) {
       const double magnitude = magnitude_from_flux(store.band(), flux[i]);
       if (!std::isfinite(magnitude) || !(teff[i] > 0) || !std::isfinite(teff[i]))
         throw_input_error(
-            store.path(), "/stars/teff, /stars/flux",
+            store.path(), "/stars/table teff, flux",
             "row " + std::to_string(first + i) + " is not a positive temperature and flux");
       ++result.magnitude[static_cast<int>(std::floor(magnitude))];
       ++result.temperature[temperature_bin(teff[i])];

@@ -12,6 +12,7 @@
 #include "ingest_sources.h"
 #include "manifest/hash_pool.h"
 #include "manifest/manifest.h"
+#include "stellarium_reader.h"
 #include "store_command.h"
 
 namespace starlens::catalog {
@@ -27,9 +28,11 @@ bool ends_with(const std::string& text, const std::string& suffix) {
 std::string format_of(const std::string& path) {
   if (ends_with(path, ".cat")) return "stellarium";
   if (ends_with(path, ".gz")) return "2mass";
-  if (ends_with(path, ".csv")) return "csv";
-  throw_input_error(path, "",
-                    "cannot tell the format from the name (.cat, .gz, .csv); use --format");
+  if (ends_with(path, ".csv") || ends_with(path, ".ecsv")) return "csv";
+  if (ends_with(path, ".fits") || ends_with(path, ".fit")) return "fits";
+  throw_input_error(
+      path, "",
+      "cannot tell the format from the name (.cat, .gz, .csv, .ecsv, .fits); use --format");
 }
 
 // One format for all inputs: the named one or the one every file name implies.
@@ -75,11 +78,18 @@ CLI::App* add_ingest_command(CLI::App& app, IngestOptions& options) {
   command->add_option("-o,--output", options.output, "The store to write (catalog.h5)")
       ->required()
       ->check(output_name("HDF5", {".h5", ".hdf5"}));
-  command->add_option("--format", options.format, "auto (from the names), stellarium, 2mass or csv")
-      ->check(CLI::IsMember({"auto", "stellarium", "2mass", "csv"}))
+  command
+      ->add_option(
+          "--format", options.format,
+          "auto (from the names), stellarium, 2mass, csv (CSV or ECSV) or fits (a binary table; "
+          "--columns required)")
+      ->check(CLI::IsMember({"auto", "stellarium", "2mass", "csv", "fits"}))
       ->capture_default_str();
   command->add_option("--band", options.band,
                       "Reference band: V (Stellarium), J (2MASS default), H, Ks; required for CSV");
+  command->add_option("--columns", options.columns,
+                      "CSV only: the columns to read, key=NAME,... with keys ra, dec, mag, teff "
+                      "or bv, id (NAME as in the file's header line, which is then required)");
   add_store_options(*command, options.order, options.memory_limit, options.deflate);
   add_common_flags(*command, options.common, true);
   return command;
@@ -90,6 +100,12 @@ int run_ingest(const IngestOptions& options, int argc, char** argv) {
   const std::uint64_t memory_limit = parse_memory_size(options.memory_limit, "--memory-limit");
   const std::string format = resolve_format(options);
   const Band& band = resolve_band(format, options.band);
+  if (!options.columns.empty() && format != "csv" && format != "fits")
+    throw_input_error("--columns", "", "maps CSV and FITS columns; the inputs are " + format);
+  if (options.columns.empty() && format == "fits")
+    throw_input_error("--columns", "", "required for FITS tables (names the columns to read)");
+  const CsvColumns columns =
+      options.columns.empty() ? CsvColumns{} : parse_csv_columns(options.columns);
   const std::uint64_t input_bytes = total_size(options.inputs);
   const int threads = apply_thread_count(options.common.threads);
   set_hash_threads(threads);
@@ -105,6 +121,7 @@ int run_ingest(const IngestOptions& options, int argc, char** argv) {
   parameters["command"] = "ingest";
   parameters["format"] = format;
   parameters["band"] = band.name;
+  if (!columns.empty()) parameters["columns"] = columns;
   parameters["order"] = options.order;
   parameters["memory_limit_bytes"] = memory_limit;
   parameters["deflate"] = options.deflate;
@@ -124,7 +141,8 @@ int run_ingest(const IngestOptions& options, int argc, char** argv) {
       ingest_twomass(options.inputs, band, sorter, tally, progress);
       teff_relation = casagrande2010_j_ks().name;
     } else {
-      teff_relation = ingest_csv(options.inputs, band, sorter, tally, progress);
+      teff_relation =
+          ingest_csv(options.inputs, band, columns, format == "fits", sorter, tally, progress);
     }
   }
   parameters["teff_relation"] = teff_relation;
@@ -132,6 +150,12 @@ int run_ingest(const IngestOptions& options, int argc, char** argv) {
   StoreDescription description;
   description.band = band;
   description.teff_relation = teff_relation;
+  description.id_scheme =
+      format == "stellarium" ? std::string(kStellariumIdScheme)
+      : format == "2mass"    ? std::string("2MASS PSC pts_key")
+      : columns.contains("id")
+          ? (format == "fits" ? "FITS column " : "CSV column ") + columns.at("id")
+          : std::string("row number (1 for the first star of the first file)");
   description.sources = tally.sources;
   description.generator = {{"command", "ingest"}, {"format", format}};
   description.deflate = options.deflate;

@@ -13,6 +13,7 @@ struct IngestOptions {
   std::string output;
   std::string format = "auto";  // auto, stellarium, 2mass, csv
   std::string band;             // empty: the format's default
+  std::string columns;          // CSV column mapping (csv_catalog.h); empty: ra,dec,mag,teff|bv
   int order = -1;               // -1: automatic
   std::string memory_limit = "4G";
   int deflate = 0;

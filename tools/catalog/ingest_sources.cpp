@@ -6,6 +6,7 @@
 
 #include "core/errors.h"
 #include "csv_catalog.h"
+#include "fits_catalog.h"
 #include "gzip_lines.h"
 #include "manifest/block_tree_sha256.h"
 #include "manifest/hash_scheme.h"
@@ -53,8 +54,8 @@ IngestTally ingest_psc_file(const std::string& path, int band, ExternalSorter& s
           row.usable(kJ) && row.usable(kKs)
               ? temperature_from_colour(relation, row.mag[kJ] - row.mag[kKs], tally.temperatures)
               : (++tally.temperatures.without_colour, kDefaultTemperatureK);
-      batcher.add(row.ra_deg, row.dec_deg, teff,
-                  flux_density_jy(reference, row.mag[static_cast<std::size_t>(band)]));
+      const double mag = row.mag[static_cast<std::size_t>(band)];
+      batcher.add(row.ra_deg, row.dec_deg, teff, flux_density_jy(reference, mag), row.pts_key, mag);
       ++tally.stars;
     }
     if ((tally.rows_read & 0xfff) == 0) {
@@ -94,7 +95,8 @@ void ingest_stellarium(const std::vector<std::string>& files, ExternalSorter& so
     catalogues[i].for_each_star([&](const StellariumStar& star) {
       ++rows;
       const double teff = temperature_from_colour(relation, star.b_v, tally.temperatures);
-      batcher.add(star.ra_deg, star.dec_deg, teff, flux_density_jy(band, star.v_mag));
+      batcher.add(star.ra_deg, star.dec_deg, teff, flux_density_jy(band, star.v_mag),
+                  stellarium_star_id(catalogues[i].header().level, star), star.v_mag);
     });
     batcher.flush();
     tally.rows_read += rows;
@@ -128,20 +130,25 @@ void ingest_twomass(const std::vector<std::string>& files, const Band& band, Ext
 }
 
 std::string ingest_csv(const std::vector<std::string>& files, const Band& band,
-                       ExternalSorter& sorter, IngestTally& tally, Progress& progress) {
+                       const CsvColumns& columns, bool fits, ExternalSorter& sorter,
+                       IngestTally& tally, Progress& progress) {
   const auto& relation = ballesteros2012_b_v();
   bool any_bv = false, any_teff = false;
+  std::int64_t id = 0;  // the star's number over all files, in command-line order
   for (const auto& file : files) {
     StarBatcher batcher(sorter);
     std::uint64_t rows = 0;
-    const CsvColour colour = read_csv_catalogue(file, [&](const CsvStar& star) {
+    const auto reader = fits ? read_fits_catalogue : read_csv_catalogue;
+    const CsvColour colour = reader(file, columns, [&](const CsvStar& star) {
       ++rows;
       double teff = star.teff_or_bv;
       if (star.colour == CsvColour::bv)
         teff = temperature_from_colour(relation, star.teff_or_bv, tally.temperatures);
       else
         ++tally.temperatures.given;
-      batcher.add(star.ra_deg, star.dec_deg, teff, flux_density_jy(band, star.mag));
+      ++id;
+      batcher.add(star.ra_deg, star.dec_deg, teff, flux_density_jy(band, star.mag),
+                  star.has_id ? star.id : id, star.mag);
     });
     batcher.flush();
     (colour == CsvColour::bv ? any_bv : any_teff) = true;

@@ -9,6 +9,7 @@
 #include "catalog/external_sorter.h"
 #include "catalog/photometry.h"
 #include "core/progress.h"
+#include "csv_catalog.h"
 #include "rejection_log.h"
 
 namespace starlens::catalog {
@@ -34,9 +35,12 @@ void ingest_stellarium(const std::vector<std::string>& files, ExternalSorter& so
 void ingest_twomass(const std::vector<std::string>& files, const Band& band, ExternalSorter& sorter,
                     IngestTally& tally, Progress& progress);
 
-// CSV ra,dec,mag,teff|bv in `band`; B-V through Ballesteros 2012. Returns the relation's
-// name, or "given" when the files give temperatures.
+// CSV ra,dec,mag,teff|bv in `band` (or the columns `columns` maps), or with `fits` FITS binary
+// tables of the mapped columns; B-V through Ballesteros 2012. A star's id is its mapped id
+// column, else its row number over all files. Returns the relation's name, or "given" when the
+// files give temperatures.
 std::string ingest_csv(const std::vector<std::string>& files, const Band& band,
-                       ExternalSorter& sorter, IngestTally& tally, Progress& progress);
+                       const CsvColumns& columns, bool fits, ExternalSorter& sorter,
+                       IngestTally& tally, Progress& progress);
 
 }  // namespace starlens::catalog

@@ -160,6 +160,13 @@ StellariumCatalogue::StellariumCatalogue(std::filesystem::path path) : path_(std
                           std::to_string(expected) + " bytes)");
 }
 
+std::int64_t stellarium_star_id(std::uint32_t level, const StellariumStar& star) {
+  if (star.hip > 0) return star.hip;
+  // level <= 8 and zones < 20 4^8 < 2^24, so the code stays below 2^60.
+  return -static_cast<std::int64_t>(1 + (std::uint64_t{level} << 56) + (star.zone << 32) +
+                                    star.index_in_zone);
+}
+
 void StellariumCatalogue::for_each_star(
     const std::function<void(const StellariumStar&)>& visit) const {
   const std::string name = path_.string();
@@ -197,6 +204,7 @@ void StellariumCatalogue::for_each_star(
         star.v_mag = 0.001 * header_.mag_min_millimag + raw.mag * mag_step;
         star.b_v = raw.b_v * 4.0 / 127.0 - 0.5;
         star.zone = z;
+        star.index_in_zone = static_cast<std::uint32_t>(zone_sizes_[z] - left + r);
         star.hip = raw.hip;
         visit(star);
       }

@@ -34,8 +34,16 @@ struct StellariumStar {
   double v_mag = 0;
   double b_v = 0;
   std::uint64_t zone = 0;
-  std::int32_t hip = 0;  // Hipparcos number (record type 0 only)
+  std::uint32_t index_in_zone = 0;  // the record's position in its zone
+  std::int32_t hip = 0;             // Hipparcos number (record type 0 only; 0 when none)
 };
+
+// A star's id in the store: its HIP number where it has one, otherwise
+// -(1 + level 2^56 + zone 2^32 + index in zone), negative so that it is never a HIP number, and
+// unique over catalogues of different levels (stellarium-data has one file per level).
+std::int64_t stellarium_star_id(std::uint32_t level, const StellariumStar& star);
+constexpr const char* kStellariumIdScheme =
+    "HIP number; -(1 + level 2^56 + zone 2^32 + index in zone) for a star without one";
 
 class StellariumCatalogue {
  public:

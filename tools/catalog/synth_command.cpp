@@ -86,9 +86,14 @@ void synthesize_store(const SynthOptions& options, const SynthSampler& sampler, 
       for (std::uint64_t block = 0; block < blocks; ++block) {
         try {
           sampler.generate(options.seed, block, stars_in_block(options.count, block), stars);
-          for (const SynthStar& star : stars)
-            batcher.add(star.ra_deg, star.dec_deg, star.teff_k,
-                        flux_density_jy(band, band_magnitude(star, band_index)));
+          // The id is the star's running number in the catalogue, 1 for the first (its PSC
+          // row's pts_key when --psc-dir writes it).
+          std::int64_t id = static_cast<std::int64_t>(block * SynthSampler::kBlockStars);
+          for (const SynthStar& star : stars) {
+            const double mag = band_magnitude(star, band_index);
+            batcher.add(star.ra_deg, star.dec_deg, star.teff_k, flux_density_jy(band, mag), ++id,
+                        mag);
+          }
           progress.advance(stars.size());
         } catch (...) {
 #pragma omp critical
@@ -107,6 +112,7 @@ void synthesize_store(const SynthOptions& options, const SynthSampler& sampler, 
   StoreDescription description;
   description.band = band;
   description.teff_relation = "synthetic (model temperatures)";
+  description.id_scheme = "synth star number (1 for the first star of the seed)";
   description.generator = {{"command", "synth"}, {"seed", options.seed}, {"count", options.count}};
   description.generator.update(model_facts(sampler));
   description.deflate = options.deflate;

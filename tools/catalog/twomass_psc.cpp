@@ -12,7 +12,7 @@ namespace starlens::catalog {
 namespace {
 
 // 0-based columns (CATALOG_FORMATS.md gives them 1-based).
-constexpr int kRa = 0, kDec = 1, kJ = 6, kH = 10, kKs = 14, kPhQual = 18;
+constexpr int kRa = 0, kDec = 1, kJ = 6, kH = 10, kKs = 14, kPhQual = 18, kPtsKey = 28;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 bool is_null(std::string_view field) {
@@ -59,7 +59,7 @@ std::string parse_psc_row(std::string_view line, PscRow& row, std::string& detai
   }
   // Split the fields used (the first kUsedFields) without copying, then only count the
   // separators of the rest (a vectorised count: most of the row is fields we skip).
-  constexpr int kUsedFields = kPhQual + 1;
+  constexpr int kUsedFields = kPtsKey + 1;
   std::array<std::string_view, kUsedFields> fields;
   int count = 0;
   std::size_t start = 0;
@@ -114,6 +114,12 @@ std::string parse_psc_row(std::string_view line, PscRow& row, std::string& detai
       return "bad_magnitude";
     }
     row.mag[band] = value;
+  }
+  const std::string_view key = fields[kPtsKey];
+  const auto [end, error] = std::from_chars(key.data(), key.data() + key.size(), row.pts_key);
+  if (key.empty() || error != std::errc() || end != key.data() + key.size() || row.pts_key < 1) {
+    detail = "pts_key " + quote(key) + " is not a positive integer";
+    return "bad_pts_key";
   }
   return {};
 }

@@ -14,7 +14,7 @@
 namespace starlens::catalog::testing {
 
 // `count` stars, isotropic on the sky (plus a dense clump when `clumped`), with random
-// temperatures and fluxes; in random order.
+// temperatures and magnitudes (flux in V from the magnitude), distinct ids; in random order.
 inline std::vector<StarRecord> random_stars(std::size_t count, std::uint32_t seed,
                                             bool clumped = false) {
   std::mt19937_64 random(seed);
@@ -28,8 +28,14 @@ inline std::vector<StarRecord> random_stars(std::size_t count, std::uint32_t see
       dec = -29.0 + 2.0 * unit(random);
     }
     if (ra >= 360.0) ra -= 360.0;
-    stars[i] = {sky_key(ra, dec), ra, dec, static_cast<float>(3000.0 + 20000.0 * unit(random)),
-                static_cast<float>(std::pow(10.0, -4.0 * unit(random)))};
+    const double mag = 4.0 + 10.0 * unit(random);
+    stars[i].key = sky_key(ra, dec);
+    stars[i].ra_deg = ra;
+    stars[i].dec_deg = dec;
+    stars[i].id = static_cast<std::int64_t>(i) * 7 - 1000;  // distinct, some negative
+    stars[i].teff_k = static_cast<float>(3000.0 + 20000.0 * unit(random));
+    stars[i].flux_jy = static_cast<float>(3640.0 * std::pow(10.0, -0.4 * mag));
+    stars[i].mag = static_cast<float>(mag);
   }
   return stars;
 }
@@ -38,6 +44,7 @@ inline StoreDescription test_description() {
   StoreDescription description;
   description.band = {"V", 0.551, 3640.0, "test"};
   description.teff_relation = "given";
+  description.id_scheme = "test";
   description.generator = {{"command", "test"}};
   return description;
 }

@@ -25,10 +25,10 @@ TEST_CASE("sorter: memory sizes") {
 
 TEST_CASE("sorter: every record comes out once, in order, for sizes around the limits") {
   testing::ScratchFolder scratch("sorter");
-  // 1 MiB: a buffer of 16,384 records and merges of at most 4 sources.
+  // 1.5 MiB: a buffer of 16,384 records of 48 bytes and merges of at most 4 sources.
   for (std::size_t count : {0ul, 1ul, 16383ul, 16384ul, 16385ul, 65536ul, 200001ul}) {
     const auto stars = testing::random_stars(count, static_cast<std::uint32_t>(count));
-    ExternalSorter sorter(scratch / "out.h5", 1ull << 20);
+    ExternalSorter sorter(scratch / "out.h5", 3ull << 19);
     // Added from several threads at once, as the readers do.
 #pragma omp parallel for schedule(dynamic, 1)
     for (long first = 0; first < static_cast<long>(count); first += 1000) {

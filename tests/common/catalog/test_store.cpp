@@ -75,7 +75,12 @@ TEST_CASE("store: every star read back once, in its ang2pix cell, with consisten
       cells_sorted = cells_sorted && expected >= previous_cell;
       previous_cell = expected;
       ++per_cell[cell];
-      read_back.push_back({0, star.ra / kDegree, star.dec / kDegree, star.teff_k, star.flux_jy});
+      StarRecord record;
+      record.ra_deg = star.ra / kDegree;
+      record.dec_deg = star.dec / kDegree;
+      record.teff_k = star.teff_k;
+      record.flux_jy = star.flux_jy;
+      read_back.push_back(record);
     }
   }
   CHECK(cells_match);
@@ -97,6 +102,43 @@ TEST_CASE("store: every star read back once, in its ang2pix cell, with consisten
       ++mismatches;
   }
   CHECK(mismatches == 0);
+  CHECK(store.id_scheme() == "test");
+}
+
+TEST_CASE("store: each row's id and magnitude are those of the star in that row") {
+  ScratchFolder scratch("sources");
+  const auto stars = random_stars(50000, 9, true);
+  write_store(scratch / "catalog.h5", stars, 3);
+  CatalogStore store(scratch / "catalog.h5");
+  std::map<std::int64_t, const StarRecord*> by_id;
+  for (const auto& star : stars) by_id[star.id] = &star;
+  const CellBlock all = store.read_cells(0, store.cell_count());
+  const std::vector<StoredSource> sources = store.read_sources(0, store.star_count());
+  REQUIRE(sources.size() == stars.size());
+  std::size_t mismatches = 0, seen = 0;
+  std::map<std::int64_t, int> times_seen;
+  for (std::size_t row = 0; row < sources.size(); ++row) {
+    const auto found = by_id.find(sources[row].id);
+    if (found == by_id.end()) {
+      ++mismatches;
+      continue;
+    }
+    ++times_seen[sources[row].id];
+    const StarRecord& star = *found->second;
+    const CatalogStar& stored = all.stars[row];
+    if (std::fabs(stored.ra / kDegree - star.ra_deg) > 1e-12 ||
+        std::fabs(stored.dec / kDegree - star.dec_deg) > 1e-12 || stored.flux_jy != star.flux_jy ||
+        sources[row].mag != star.mag)
+      ++mismatches;
+    ++seen;
+  }
+  CHECK(mismatches == 0);
+  CHECK(seen == stars.size());
+  CHECK(times_seen.size() == stars.size());  // every id once
+  // A part of the rows reads the same values.
+  const auto part = store.read_sources(1000, 10);
+  for (std::size_t i = 0; i < part.size(); ++i) CHECK(part[i].id == sources[1000 + i].id);
+  CHECK_THROWS_AS(store.read_sources(stars.size() - 5, 10), InputError);
 }
 
 TEST_CASE("store: sorting in runs on disk gives the identical file") {
@@ -105,7 +147,7 @@ TEST_CASE("store: sorting in runs on disk gives the identical file") {
   const auto in_memory = write_store(scratch / "memory.h5", stars, 3, 256ull << 20);
   const auto on_disk = write_store(scratch / "disk.h5", stars, 3, 1ull << 20);
   CHECK(in_memory.runs_written == 0);
-  CHECK(on_disk.runs_written >= 5);  // 100,000 stars of 32 bytes in 0.5 MiB buffers
+  CHECK(on_disk.runs_written >= 5);  // 100,000 stars of 48 bytes in 0.5 MiB buffers
   CHECK(on_disk.merge_passes >= 1);  // more runs than 1 MiB allows merging at once
   CHECK(sha256_file(scratch / "memory.h5") == sha256_file(scratch / "disk.h5"));
   // No run file is left behind.
@@ -166,8 +208,8 @@ TEST_CASE("store: reading a cell range touches only that range") {
   CHECK(statistics.cells_read == 40);
   CHECK(statistics.stars_read == rows);
   CHECK(statistics.bytes_requested == rows * 24 + 41 * 8);
-  // At most two chunks per star dataset (the range may straddle a boundary) and one of the
-  // offsets: (256 + 64 + 64) KiB x 2 + 32 KiB.
+  // At most two chunks of the star table (the range may straddle a boundary) and one of the
+  // offsets: 384 KiB x 2 + 32 KiB.
   CHECK(statistics.bytes_read >= statistics.bytes_requested);
   CHECK(statistics.bytes_read <= 2 * (store::kStarChunkRows * 24) + store::kOffsetChunkRows * 8);
   // The operating system saw about the same: the chunks plus a little HDF5 metadata, a
@@ -177,10 +219,13 @@ TEST_CASE("store: reading a cell range touches only that range") {
   CHECK(system_bytes <= statistics.bytes_read + 64 * 1024);
   CHECK(system_bytes * 8 < file_size);
   CHECK(system_bytes >= rows * 24);
-  // Reading everything reads (about) the whole file.
+  // Reading everything reads (about) the whole star table, and none of the sources.
   const auto before_all = process_bytes_read();
   store.read_cells(0, store.cell_count());
-  CHECK(process_bytes_read() - before_all > file_size * 9 / 10);
+  const auto all_bytes = process_bytes_read() - before_all;
+  CHECK(all_bytes >= stars.size() * 24);
+  CHECK(all_bytes < stars.size() * 24 + 256 * 1024);
+  CHECK(file_size > stars.size() * (24 + 12));
 }
 
 namespace {
@@ -229,8 +274,11 @@ TEST_CASE("store: damaged or foreign stores are rejected naming the file and the
   set_attribute(path, "format", std::string("starlens-lensmap"));
   expect_rejected(path, "format");
   path = copy();
-  set_attribute(path, "version", std::int64_t{2});
-  expect_rejected(path, "version");
+  set_attribute(path, "version", std::int64_t{3});
+  expect_rejected(path, "attribute version: 3 unsupported (this build reads 2)");
+  path = copy();
+  set_attribute(path, "version", std::int64_t{1});
+  expect_rejected(path, "attribute version: 1: a store without star ids");
   path = copy();
   set_attribute(path, "order", std::int64_t{3});
   expect_rejected(path, "/cells/offsets");  // 12 * 4^3 + 1 entries expected
@@ -239,7 +287,7 @@ TEST_CASE("store: damaged or foreign stores are rejected naming the file and the
   expect_rejected(path, "order");
   path = copy();
   set_attribute(path, "count", std::int64_t{1999});
-  expect_rejected(path, "/stars/ra_dec");
+  expect_rejected(path, "/stars/table: shape 2000, expected 1999");
   path = copy();
   set_attribute(path, "F0", -1.0);
   expect_rejected(path, "F0");
@@ -247,8 +295,26 @@ TEST_CASE("store: damaged or foreign stores are rejected naming the file and the
   remove_object(path, "band", true);
   expect_rejected(path, "attribute band");
   path = copy();
-  remove_object(path, "/stars/teff", false);
-  expect_rejected(path, "/stars/teff");
+  remove_object(path, "/stars/source", false);
+  expect_rejected(path, "/stars/source");
+  // A table of the right shape but other fields (ra and dec as float32).
+  path = copy();
+  {
+    h5::File file{h5::Handle(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT)), path.string()};
+    REQUIRE(H5Ldelete(file.id(), "/stars/table", H5P_DEFAULT) >= 0);
+    h5::Handle type(H5Tcreate(H5T_COMPOUND, 16));
+    H5Tinsert(type.get(), "ra", 0, H5T_IEEE_F32LE);
+    H5Tinsert(type.get(), "dec", 4, H5T_IEEE_F32LE);
+    H5Tinsert(type.get(), "teff", 8, H5T_IEEE_F32LE);
+    H5Tinsert(type.get(), "flux", 12, H5T_IEEE_F32LE);
+    const hsize_t rows = 2000;
+    h5::Handle space(H5Screate_simple(1, &rows, nullptr));
+    h5::Handle dataset(H5Dcreate2(file.id(), "/stars/table", type.get(), space.get(), H5P_DEFAULT,
+                                  H5P_DEFAULT, H5P_DEFAULT));
+    std::vector<float> zeros(4 * rows, 1.0f);
+    REQUIRE(H5Dwrite(dataset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, zeros.data()) >= 0);
+  }
+  expect_rejected(path, "/stars/table: not the compound {ra float64, dec float64");
   path = copy();
   set_attribute(path, "healpix_scheme", std::string("RING"));
   expect_rejected(path, "healpix_scheme");
@@ -275,25 +341,28 @@ TEST_CASE("store: damaged or foreign stores are rejected naming the file and the
   }
   expect_rejected(path, "");
   // Values no star can have: found when the rows are read.
-  for (const char* dataset : {"/stars/flux", "/stars/ra_dec"}) {
+  for (const char* field : {"flux", "ra"}) {
     path = copy();
     {
+      // Only `field` of row 1234 is written (a compound memory type of that one field).
       h5::File file{h5::Handle(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT)), path.string()};
-      h5::Handle data(H5Dopen2(file.id(), dataset, H5P_DEFAULT));
+      h5::Handle data(H5Dopen2(file.id(), "/stars/table", H5P_DEFAULT));
       h5::Handle space(H5Dget_space(data.get()));
-      const hsize_t start[2] = {1234, 0}, count[2] = {1, 1};
-      H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr);
-      h5::Handle memory(H5Screate_simple(1, count, nullptr));
+      const hsize_t start = 1234, count = 1;
+      H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, &start, nullptr, &count, nullptr);
+      h5::Handle memory(H5Screate_simple(1, &count, nullptr));
+      h5::Handle type(H5Tcreate(H5T_COMPOUND, sizeof(double)));
+      H5Tinsert(type.get(), field, 0, H5T_NATIVE_DOUBLE);
       const double bad = -1.0;
-      REQUIRE(H5Dwrite(data.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(), H5P_DEFAULT,
-                       &bad) >= 0);
+      REQUIRE(H5Dwrite(data.get(), type.get(), memory.get(), space.get(), H5P_DEFAULT, &bad) >= 0);
     }
     CatalogStore store(path);  // the attributes and shapes are fine
     try {
       store.read_cells(0, store.cell_count());
-      FAIL("accepted a negative " << dataset);
+      FAIL("accepted a negative " << field);
     } catch (const InputError& error) {
       CHECK_MESSAGE(std::string(error.what()).find("row 1234") != std::string::npos, error.what());
+      CHECK_MESSAGE(std::string(error.what()).find(field) != std::string::npos, error.what());
     }
   }
   // Not HDF5 at all, and a truncated store.
@@ -338,22 +407,23 @@ TEST_CASE("store: scalar attributes stored as arrays and impossible shapes are r
   set_attribute(path, "band", std::string("K"));
   expect_rejected(path, "attribute band: 'K' is not V, J, H or Ks");
 
-  // A count and ra_dec shape that agree but that no file of this size can hold.
+  // A count and table shape that agree but that no file of this size can hold.
   path = scratch / "huge.h5";
   std::filesystem::copy_file(good, path);
   {
     h5::File file{h5::Handle(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT)), path.string()};
-    REQUIRE(H5Ldelete(file.id(), "/stars/ra_dec", H5P_DEFAULT) >= 0);
-    const hsize_t dims[2] = {hsize_t{1} << 36, 2}, chunk[2] = {16384, 2};
-    h5::Handle space(H5Screate_simple(2, dims, nullptr));
+    REQUIRE(H5Ldelete(file.id(), "/stars/table", H5P_DEFAULT) >= 0);
+    const hsize_t dims = hsize_t{1} << 36, chunk = 16384;
+    h5::Handle space(H5Screate_simple(1, &dims, nullptr));
     h5::Handle properties(H5Pcreate(H5P_DATASET_CREATE));
-    H5Pset_chunk(properties.get(), 2, chunk);
-    h5::Handle dataset(H5Dcreate2(file.id(), "/stars/ra_dec", H5T_IEEE_F64LE, space.get(),
-                                  H5P_DEFAULT, properties.get(), H5P_DEFAULT));
+    H5Pset_chunk(properties.get(), 1, &chunk);
+    const h5::Handle type = star_table_file_type();
+    h5::Handle dataset(H5Dcreate2(file.id(), "/stars/table", type.get(), space.get(), H5P_DEFAULT,
+                                  properties.get(), H5P_DEFAULT));
     REQUIRE(dataset.valid());
     h5::write_attribute(file, "count", std::int64_t{1} << 36);
   }
-  expect_rejected(path, "/stars/ra_dec: shape 68719476736 x 2 of 8-byte values does not fit");
+  expect_rejected(path, "/stars/table: shape 68719476736 of 24-byte values does not fit");
 }
 
 }  // namespace starlens::catalog

@@ -154,8 +154,8 @@ TEST_CASE("bad lens map files are refused, naming file and object") {
   CHECK(input_error_of(other_format).find("is not starlens-lensmap") != std::string::npos);
 
   const fs::path future = write_sample(folder.path, "future.h5");
-  h5::write_attribute(EditableFile(future).file, "version", std::int64_t{2});
-  CHECK(input_error_of(future).find("2 is newer than this build reads (1)") != std::string::npos);
+  h5::write_attribute(EditableFile(future).file, "version", std::int64_t{3});
+  CHECK(input_error_of(future).find("3 is newer than this build reads (2)") != std::string::npos);
 
   const fs::path no_mu = write_sample(folder.path, "no_mu.h5");
   H5Ldelete(EditableFile(no_mu).file.id(), "/triangles/mu", H5P_DEFAULT);
@@ -195,14 +195,66 @@ TEST_CASE("bad lens map files are refused, naming file and object") {
   CHECK(input_error_of(bad_index, true).find("row 1: vertex 4 beyond the 4 vertices") !=
         std::string::npos);
 
-  const fs::path bad_status = write_sample(folder.path, "bad_status.h5");
-  {
-    EditableFile edit(bad_status);
+  // Version 2 stores the status as an enum: plain integers, or an enum of other names, are
+  // refused; a version 1 map's uint8 statuses are read and checked.
+  const auto with_status = [&](const char* name, hid_t type, std::int64_t version,
+                               const std::uint8_t(&status)[4]) {
+    const fs::path path = write_sample(folder.path, name);
+    EditableFile edit(path);
     H5Ldelete(edit.file.id(), "/vertices/status", H5P_DEFAULT);
-    const std::uint8_t status[4] = {0, 0, 7, 1};
-    h5::write_dataset(edit.file, "/vertices/status", H5T_NATIVE_UINT8, status, 4, 0);
+    h5::write_dataset(edit.file, "/vertices/status", type, status, 4, 0);
+    h5::write_attribute(edit.file, "version", version);
+    return path;
+  };
+  CHECK(input_error_of(with_status("int_status.h5", H5T_NATIVE_UINT8, 2, {0, 0, 0, 1}))
+            .find("/vertices/status: not an enum") != std::string::npos);
+  h5::Handle renamed(H5Tenum_create(H5T_NATIVE_UINT8));
+  const std::pair<const char*, std::uint8_t> members[] = {
+      {"escaped", 0}, {"hit", 1}, {"failed", 2}};
+  for (const auto& [member, value] : members) H5Tenum_insert(renamed.get(), member, &value);
+  CHECK(input_error_of(with_status("renamed_status.h5", renamed.get(), 2, {0, 0, 0, 1}))
+            .find("/vertices/status: not the enum {escaped 0, captured 1, failed 2}") !=
+        std::string::npos);
+  const fs::path version1 = with_status("version1.h5", H5T_NATIVE_UINT8, 1, {0, 0, 2, 1});
+  {
+    LensmapReader reader(version1);
+    const auto vertices = reader.read_vertices(0, 4);
+    CHECK(vertices[2].status == 2);
+    CHECK(vertices[3].status == 1);
   }
+  const fs::path bad_status = with_status("bad_status.h5", H5T_NATIVE_UINT8, 1, {0, 0, 7, 1});
   CHECK(input_error_of(bad_status, true).find("/vertices/status: row 2") != std::string::npos);
+}
+
+TEST_CASE("lens map datasets carry their units and description; statuses are named") {
+  Folder folder;
+  const fs::path path = write_sample(folder.path, "described.h5");
+  const h5::File file = h5::open_file(path.string());
+  const auto string_of = [&](const char* dataset, const char* attribute) {
+    h5::Handle object(H5Dopen2(file.id(), dataset, H5P_DEFAULT));
+    h5::Handle handle(H5Aopen(object.get(), attribute, H5P_DEFAULT));
+    h5::Handle type(H5Aget_type(handle.get()));
+    CHECK(H5Tget_cset(type.get()) == H5T_CSET_UTF8);
+    std::string value(H5Tget_size(type.get()), '\0');
+    REQUIRE(H5Aread(handle.get(), type.get(), value.data()) >= 0);
+    return value.substr(0, value.find('\0'));
+  };
+  for (const char* dataset :
+       {"/vertices/xy", "/vertices/dir", "/vertices/g", "/vertices/status", "/triangles/v",
+        "/triangles/mu", "/triangles/parity", "/triangles/depth"})
+    CHECK_MESSAGE(!string_of(dataset, "description").empty(), dataset);
+  CHECK(string_of("/vertices/xy", "units") == "pixel");
+  CHECK(string_of("/triangles/mu", "units").empty());
+  h5::Handle status(H5Dopen2(file.id(), "/vertices/status", H5P_DEFAULT));
+  h5::Handle type(H5Dget_type(status.get()));
+  REQUIRE(H5Tget_class(type.get()) == H5T_ENUM);
+  char name[16] = {};
+  const std::uint8_t captured = 1;
+  REQUIRE(H5Tenum_nameof(type.get(), &captured, name, sizeof name) >= 0);
+  CHECK(std::string(name) == "captured");
+  h5::Handle format(H5Aopen(file.id(), "format", H5P_DEFAULT));
+  h5::Handle format_type(H5Aget_type(format.get()));
+  CHECK(H5Tget_cset(format_type.get()) == H5T_CSET_UTF8);
 }
 
 TEST_CASE("a lens map without checksummed metadata is refused before libhdf5 parses it") {

@@ -217,6 +217,58 @@ stderr_has "folder.h5: is a folder, not a file"; one_line_stderr
 run 2 info empty.h5 --quiet
 stderr_has "empty.h5: is empty"; one_line_stderr
 
+# --- CSV with a column mapping: a catalogue-style header (extra columns, another order, comment
+# lines) gives the stars of the strict format, with the mapped ids
+printf 'ra,dec,mag,teff\n10.5,20.25,5.5,5800\n200.125,-45.5,7.25,4200\n' >strict.csv
+printf '# from a catalogue service\nSource,DE_ICRS,Plx,RA_ICRS,Vmag,Teff\n4295806720,20.25,1.2,10.5,5.5,5800\n-17,-45.5,,200.125,7.25,4200\n' >mapped.csv
+run 0 ingest strict.csv --band V -o strict.h5 --quiet
+run 0 ingest mapped.csv --band V --columns ra=RA_ICRS,dec=DE_ICRS,mag=Vmag,teff=Teff,id=Source \
+  -o mapped.h5 --quiet
+/usr/bin/python3 - strict.h5 mapped.h5 <<'PY' || fail "mapped CSV: stars differ from the strict CSV's"
+import sys, h5py, numpy as np
+a, b = (h5py.File(p, "r") for p in sys.argv[1:3])
+assert (a["/stars/table"][:] == b["/stars/table"][:]).all()
+ids = dict(zip(b["/stars/table"]["ra"].tolist(), b["/stars/source"]["id"].tolist()))
+assert ids == {10.5: 4295806720, 200.125: -17}, ids
+assert b.attrs["id_scheme"] == b"CSV column Source", b.attrs["id_scheme"]
+order = np.argsort(a["/stars/table"]["ra"])
+assert a["/stars/source"]["id"][order].tolist() == [1, 2]   # row numbers without an id column
+assert b["/stars/source"]["mag"][order].tolist() == [5.5, 7.25]
+PY
+json mapped.h5.manifest.json 'd["parameters"]["columns"]["ra"]' | grep -qx RA_ICRS ||
+  fail "the manifest does not record the column mapping"
+# The same stars as ECSV written by astropy (space- and comma-delimited): the same store.
+/usr/bin/python3 - <<'PY' || fail "astropy could not write the ECSV files"
+from astropy.table import Table
+import astropy.units as u
+t = Table({"Source": [4295806720, -17], "RA_ICRS": [10.5, 200.125], "DE_ICRS": [20.25, -45.5],
+           "Vmag": [5.5, 7.25], "Teff": [5800.0, 4200.0]})
+for column, unit in (("RA_ICRS", u.deg), ("DE_ICRS", u.deg), ("Vmag", u.mag), ("Teff", u.K)):
+    t[column].unit = unit
+t.write("space.ecsv", format="ascii.ecsv")
+t.write("comma.ecsv", format="ascii.ecsv", delimiter=",")
+t.write("stars.fits", format="fits")   # a binary table in HDU 2, TUNITn from the units
+PY
+run 0 ingest stars.fits --band V --columns ra=RA_ICRS,dec=DE_ICRS,mag=Vmag,teff=Teff,id=Source \
+  -o fits.h5 --quiet
+for ecsv in space comma; do
+  run 0 ingest $ecsv.ecsv --format csv --band V \
+    --columns ra=RA_ICRS,dec=DE_ICRS,mag=Vmag,teff=Teff,id=Source -o $ecsv.h5 --quiet
+  /usr/bin/python3 - mapped.h5 $ecsv.h5 <<'PY' || fail "$ecsv.ecsv: stars differ from the CSV's"
+import sys, h5py
+a, b = (h5py.File(p, "r") for p in sys.argv[1:3])
+assert (a["/stars/table"][:] == b["/stars/table"][:]).all()
+assert (a["/stars/source"][:] == b["/stars/source"][:]).all()
+PY
+done
+/usr/bin/python3 - mapped.h5 fits.h5 <<'PY' || fail "stars.fits: stars differ from the CSV's"
+import sys, h5py
+a, b = (h5py.File(p, "r") for p in sys.argv[1:3])
+assert (a["/stars/table"][:] == b["/stars/table"][:]).all()
+assert (a["/stars/source"][:] == b["/stars/source"][:]).all()
+assert b.attrs["id_scheme"] == b"FITS column Source", b.attrs["id_scheme"]
+PY
+
 if [ "$failures" -ne 0 ]; then
   echo "$failures failure(s)"
   exit 1

@@ -116,6 +116,82 @@ done
 printf 'ra,dec,mag,bv\n10,20,5,1e308\n' >bv.csv
 expect 2 "bv.csv: line 2: bv: " ingest bv.csv --band V -o x.h5 --quiet
 
+echo "== CSV --columns: bad mappings and what they do not find exit 2 naming flag or file, column"
+map=ra=RA_ICRS,dec=DE_ICRS,mag=Vmag,teff=Teff,id=Source
+# bad_file NAME CONTENT MESSAGE: NAME holding CONTENT, ingested with the mapping, exits 2 with
+# "NAME: MESSAGE".
+bad_file() {
+  printf "$2" >"$1"
+  expect 2 "$1: $3" ingest "$1" --band V --columns "$map" -o x.h5 --quiet
+}
+bad_file nan.csv '# comment\nSource,RA_ICRS,DE_ICRS,Vmag,Teff\n1,10,20,5,5800\n2,11,21,abc,5800\n' \
+  "line 4: column Vmag: 'abc' is not a number"
+bad_file badid.csv 'Source,RA_ICRS,DE_ICRS,Vmag,Teff\n1.5,10,20,5,5800\n' \
+  "line 2: column Source: '1.5' is not an integer id"
+bad_file absent.csv 'Source,RAJ2000,DE_ICRS,Vmag,Teff\n1,10,20,5,5800\n' \
+  "line 1: header: no column 'RA_ICRS' (--columns ra=RA_ICRS)"
+bad_file short.csv 'Source,RA_ICRS,DE_ICRS,Vmag,Teff\n1,10,20,5\n' \
+  "line 2: columns: 4 fields, the header has 5"
+bad_file noheader.csv '# only comments\n' "header: missing (required with --columns)"
+expect 2 "--columns: colour: unknown key (keys: ra, dec, mag, teff or bv, id)" \
+  ingest nan.csv --band V --columns "$map,colour=BP-RP" -o x.h5 --quiet
+expect 2 "--columns: mag: missing (required)" \
+  ingest nan.csv --band V --columns ra=RA_ICRS,dec=DE_ICRS,teff=Teff -o x.h5 --quiet
+expect 2 "--columns: teff/bv: exactly one of teff and bv is required" \
+  ingest nan.csv --band V --columns "$map,bv=BV" -o x.h5 --quiet
+expect 2 "--columns: ra: given twice" \
+  ingest nan.csv --band V --columns "$map,ra=X" -o x.h5 --quiet
+expect 2 "--columns: dec: no column name (key=NAME)" \
+  ingest nan.csv --band V --columns ra=RA_ICRS,dec=,mag=Vmag,teff=Teff -o x.h5 --quiet
+expect 2 "--columns: maps CSV and FITS columns; the inputs are 2mass" \
+  ingest missing.gz --columns "$map" -o x.h5 --quiet
+printf '# %%ECSV 1.0\n# ---\n# datatype:\n# - {name: Source, datatype: int64}\n# - {name: RA_ICRS, unit: rad, datatype: float64}\n# - {name: DE_ICRS, unit: deg, datatype: float64}\n# - {name: Vmag, unit: mag, datatype: float64}\n# - {name: Teff, unit: K, datatype: float64}\nSource RA_ICRS DE_ICRS Vmag Teff\n1 0.2 20 5 5800\n' >rad.ecsv
+expect 2 "rad.ecsv: ECSV column RA_ICRS: unit 'rad' is not deg (--columns ra)" \
+  ingest rad.ecsv --format csv --band V --columns "$map" -o x.h5 --quiet
+sed 's/unit: K,/unit: Celsius,/; s/unit: rad,/unit: deg,/' rad.ecsv >celsius.ecsv
+expect 2 "celsius.ecsv: ECSV column Teff: unit 'Celsius' is not K (--columns teff)" \
+  ingest celsius.ecsv --format csv --band V --columns "$map" -o x.h5 --quiet
+sed 's/^# - {name: Teff.*$/# - {name: Teff, unit: [K/' celsius.ecsv >broken.ecsv
+expect 2 "broken.ecsv: ECSV header: not YAML" \
+  ingest broken.ecsv --format csv --band V --columns "$map" -o x.h5 --quiet
+expect 2 "rad.ecsv: ECSV: --columns is required to name the columns to read" \
+  ingest rad.ecsv --format csv --band V -o x.h5 --quiet
+[ ! -e x.h5 ] || fail "a store was written from a bad --columns input"
+
+echo "== FITS: an image, a missing column, another unit, a truncated file exit 2 naming them"
+/usr/bin/python3 - <<'PY' || fail "astropy could not write the FITS files"
+import numpy as np
+from astropy.io import fits
+from astropy.table import Table
+import astropy.units as u
+t = Table({"Source": [1, 2], "RA_ICRS": [10.5, 200.125], "DE_ICRS": [20.25, -45.5],
+           "Vmag": [5.5, 7.25], "Teff": [5800.0, 4200.0]})
+t["RA_ICRS"].unit = u.deg; t["DE_ICRS"].unit = u.deg; t["Teff"].unit = u.K
+t.write("good.fits", format="fits")
+t["RA_ICRS"].unit = u.rad
+t.write("rad.fits", format="fits")
+t["RA_ICRS"].unit = u.deg
+t.remove_column("Teff")
+t.write("noteff.fits", format="fits")
+fits.PrimaryHDU(np.zeros((4, 4))).writeto("image.fits")
+t = Table({"Source": np.arange(5000), "RA_ICRS": np.full(5000, 10.0), "DE_ICRS": np.zeros(5000),
+           "Vmag": np.full(5000, 5.0), "Teff": np.full(5000, 5800.0)})
+t["RA_ICRS"].unit = u.deg; t["DE_ICRS"].unit = u.deg; t["Teff"].unit = u.K
+t.write("big.fits", format="fits")
+PY
+expect 0 "" ingest good.fits --band V --columns "$map" -o fits.h5 --quiet
+expect 2 "image.fits: HDU 2: no table extension" ingest image.fits --band V --columns "$map" -o x.h5 --quiet
+expect 2 "noteff.fits: column Teff: not in the table (--columns teff=Teff)" \
+  ingest noteff.fits --band V --columns "$map" -o x.h5 --quiet
+expect 2 "rad.fits: column RA_ICRS: unit 'rad' is not deg (--columns ra)" \
+  ingest rad.fits --band V --columns "$map" -o x.h5 --quiet
+head -c 100000 big.fits >cut.fits
+expect 2 "unreadable (truncated or corrupt file?) (cfitsio: " ingest cut.fits --band V --columns "$map" -o x.h5 --quiet
+expect 2 "--columns: required for FITS tables" ingest good.fits --band V -o x.h5 --quiet
+printf 'SIMPLE  = T\n' >text.fits
+expect 2 "text.fits: not a FITS file" ingest text.fits --band V --columns "$map" -o x.h5 --quiet
+[ ! -e x.h5 ] || fail "a store was written from a bad FITS input"
+
 echo "== --from-manifest: manifests of the wrong shape exit 2 naming the manifest and key path"
 printf 'ra,dec,mag,teff\n10.0,20.0,5.3,5800\n' >stars.csv
 expect 0 "" ingest stars.csv --band V -o csv.h5 --quiet

@@ -76,6 +76,7 @@ TEST_CASE("stellarium: Fomalhaut, Sirius and the first record of stars_3 decode 
   if (skip_without_stellarium()) return;
   const StellariumStar fomalhaut = first_star(kFiles[0]);
   CHECK(fomalhaut.hip == 113368);
+  CHECK(stellarium_star_id(0, fomalhaut) == 113368);
   CHECK(std::fabs(fomalhaut.ra_deg - 344.412694) < 1e-6);
   CHECK(std::fabs(fomalhaut.dec_deg - -29.622236) < 1e-6);
   CHECK(std::fabs(fomalhaut.v_mag - 1.150) < 1e-3);
@@ -96,6 +97,11 @@ TEST_CASE("stellarium: Fomalhaut, Sirius and the first record of stars_3 decode 
   CHECK(std::fabs(first3.dec_deg - -0.439558) < 1e-6);
   CHECK(std::fabs(first3.v_mag - 9.000) < 1e-3);
   CHECK(std::fabs(first3.b_v - 1.1378) < 1e-4);
+  // No HIP number in a 6-byte record: the id codes level 3, its zone and its place there.
+  CHECK(first3.hip == 0);
+  CHECK(first3.index_in_zone == 0);
+  CHECK(stellarium_star_id(3, first3) ==
+        -(1 + (std::int64_t{3} << 56) + (static_cast<std::int64_t>(first3.zone) << 32)));
 }
 
 TEST_CASE("stellarium: 603,418 stars, each inside its zone, denser toward the galactic plane") {

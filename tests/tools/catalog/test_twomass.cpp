@@ -98,6 +98,9 @@ TEST_CASE("2mass: the five fixture rows parse as documented") {
   CHECK(rows[4].usable(0));
   CHECK(rows[4].usable(1));
   CHECK_FALSE(rows[4].usable(2));
+  // pts_key, field 29 of each fixture row (cut -d'|' -f29).
+  for (std::size_t i = 0; i < 5; ++i)
+    CHECK(rows[i].pts_key == 9000000001 + static_cast<std::int64_t>(i));
 }
 
 TEST_CASE("2mass: malformed rows are rejected with a reason") {
@@ -124,6 +127,12 @@ TEST_CASE("2mass: malformed rows are rejected with a reason") {
   std::string bad_quality = good;
   bad_quality.replace(bad_quality.find("|AAA|"), 5, "|AQA|");
   CHECK(parse_psc_row(bad_quality, row, detail) == "bad_ph_qual");
+  for (const char* key : {"\\N", "0", "-5", "12x", "99999999999999999999"}) {
+    std::string bad_key = good;
+    bad_key.replace(bad_key.find("|9000000001|"), 12, std::string("|") + key + "|");
+    CHECK_MESSAGE(parse_psc_row(bad_key, row, detail) == "bad_pts_key", key);
+    CHECK(detail == std::string("pts_key '") + key + "' is not a positive integer");
+  }
   // A byte outside printable ASCII anywhere, even in a field ingest does not use, is damage.
   const std::pair<char, const char*> bytes[] = {
       {'\xff', "0xFF"}, {'\x80', "0x80"}, {'\x00', "0x00"}, {'\t', "0x09"}, {'\x7f', "0x7F"}};

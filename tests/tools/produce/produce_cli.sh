@@ -214,8 +214,8 @@ echo "not hdf5" >text.h5
 expect 2 "text.h5" "$produce" -l text.h5 -c sky.h5 -o x.sle --quiet; no_output x.sle
 "$fixtures" damage flat.h5 -o no_mu.h5 --delete /triangles/mu
 expect 2 "/triangles/mu" "$produce" -l no_mu.h5 -c sky.h5 -o x.sle --quiet; no_output x.sle
-"$fixtures" damage sky.h5 -o no_teff.h5 --delete /stars/teff
-expect 2 "/stars/teff" "$produce" -l flat.h5 -c no_teff.h5 -o x.sle --quiet; no_output x.sle
+"$fixtures" damage sky.h5 -o no_table.h5 --delete /stars/table
+expect 2 "/stars/table" "$produce" -l flat.h5 -c no_table.h5 -o x.sle --quiet; no_output x.sle
 "$fixtures" damage flat.h5 -o future_map.h5 --set-int version=99
 expect 2 "version" "$produce" -l future_map.h5 -c sky.h5 -o x.sle --quiet; no_output x.sle
 "$fixtures" damage sky.h5 -o future_store.h5 --set-int version=99

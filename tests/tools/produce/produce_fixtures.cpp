@@ -62,8 +62,14 @@ void write_listed_stars(const std::string& csv, const std::string& output, int o
     std::istringstream fields(line);
     double ra, dec, teff, flux;
     if (!(fields >> ra >> dec >> teff >> flux)) throw std::runtime_error("bad line: " + line);
-    stars.push_back(
-        {sky_key(ra, dec), ra, dec, static_cast<float>(teff), static_cast<float>(flux)});
+    StarRecord star;
+    star.key = sky_key(ra, dec);
+    star.ra_deg = ra;
+    star.dec_deg = dec;
+    star.id = static_cast<std::int64_t>(stars.size()) + 1;  // the listed star's line
+    star.teff_k = static_cast<float>(teff);
+    star.flux_jy = static_cast<float>(flux);
+    stars.push_back(star);
   }
   std::sort(stars.begin(), stars.end());
   StoreWriter writer(output, output, order, description(band, "listed stars from " + csv));
