@@ -138,7 +138,10 @@ std::map<std::string, std::size_t> mapped_positions(const CsvColumns& columns,
 // Every mapped ECSV column is listed in the header with the unit its key means.
 void check_ecsv_units(const std::string& file, const EcsvHeader& header,
                       const CsvColumns& columns) {
-  for (const auto& [key, name] : columns) {
+  for (const auto& entry : columns) {
+    // Named references, not a structured binding: clang 14 lambdas cannot capture bindings.
+    const std::string& key = entry.first;
+    const std::string& name = entry.second;
     const auto column = std::find_if(header.columns.begin(), header.columns.end(),
                                      [&](const EcsvColumn& c) { return c.name == name; });
     if (column == header.columns.end())
