@@ -8,7 +8,7 @@ SHELL := /bin/bash
 # Everything the build, the tests and the demo need, from Debian 12's archive.
 DEBIAN_PACKAGES := meson ninja-build pkg-config g++ cmake git \
   libhdf5-dev libopenexr-dev openexr nlohmann-json3-dev doctest-dev libhealpix-cxx-dev \
-  libxxhash-dev libssl-dev libpng-dev libcli11-dev libgsl-dev zlib1g-dev \
+  libxxhash-dev libssl-dev libpng-dev libcli11-dev libgsl-dev libboost-dev zlib1g-dev \
   libcfitsio-dev wcslib-dev libyaml-dev openimageio-tools \
   colord-data stellarium-data=0.22.2-1 hipcc libamdhip64-dev python3 time \
   python3-numpy python3-h5py python3-astropy python3-openimageio python3-xxhash \

@@ -1,7 +1,6 @@
 #include "spacetime/kerr_angular.h"
 
 #include <gsl/gsl_errno.h>
-#include <gsl/gsl_sf_ellint.h>
 #include <gsl/gsl_sf_elljac.h>
 
 #include <cmath>
@@ -14,14 +13,6 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-double rj(double x, double y, double z, double p) {
-  static const bool handler_off = (gsl_set_error_handler_off(), true);
-  (void)handler_off;
-  gsl_sf_result result;
-  if (gsl_sf_ellint_RJ_e(x, y, z, p, GSL_PREC_DOUBLE, &result) != GSL_SUCCESS) return kNaN;
-  return result.val;
-}
-
 // Legendre's F(phi | m) and Pi(n; phi | m) = integral of dt / ((1 - n sin^2 t) sqrt(1 - m
 // sin^2 t)) in Carlson's form, from s = sin(phi), c2 = cos^2(phi), d2 = 1 - m s^2 and
 // 1 - n s^2, each given so that none is formed by cancellation.
@@ -29,7 +20,7 @@ double legendre_f(double s, double c2, double d2) {
   return s * carlson::rf(c2, d2, 1);
 }
 double legendre_pi(double s, double c2, double d2, double n, double one_minus_n_s2) {
-  return s * carlson::rf(c2, d2, 1) + n / 3 * s * s * s * rj(c2, d2, 1, one_minus_n_s2);
+  return s * carlson::rf(c2, d2, 1) + n / 3 * s * s * s * carlson::rj(c2, d2, 1, one_minus_n_s2);
 }
 
 struct Jacobi {
@@ -40,6 +31,9 @@ struct Jacobi {
 // (Abramowitz & Stegun 16.10): sn(u | m) = sd(v | mt) / sqrt(1 - m), cn = cd, dn = nd with
 // v = u sqrt(1 - m), mt = -m / (1 - m).
 bool jacobi(double u, double m, Jacobi& out) {
+  // GSL's default error handler aborts; its status codes are checked instead.
+  static const bool handler_off = (gsl_set_error_handler_off(), true);
+  (void)handler_off;
   if (m >= 0) return gsl_sf_elljac_e(u, m, &out.sn, &out.cn, &out.dn) == GSL_SUCCESS;
   const double root = std::sqrt(1 - m);
   double sn, cn, dn;
@@ -104,7 +98,7 @@ AngularEnd oscillating(const AngularStart& st, double mino) {
   if (axial) {
     end.pole_crossings = up > 0 ? passages(psi0, psi, k_complete, k_complete) : 0;
   } else {
-    const double pi_complete = k_complete + up / 3 * rj(0, 1 - m, 1, one_minus_up);
+    const double pi_complete = k_complete + up / 3 * carlson::rj(0, 1 - m, 1, one_minus_up);
     const double pi0 = legendre_pi(s0, c0, d0, up, st.sin_theta * st.sin_theta);
     const double pi_end = 2 * j * pi_complete + legendre_pi(f.sn, f.cn * f.cn, f.dn * f.dn, up,
                                                             one_minus_up + up * f.cn * f.cn);
@@ -148,7 +142,7 @@ AngularEnd one_sided(const AngularStart& st, double mino) {
     end.pole_crossings = passages(psi0, psi, 0, k_complete);
   } else {
     const double n = -up * k / one_minus_up;
-    const double pi_complete = k_complete + n / 3 * rj(0, 1 - k, 1, 1 - n);
+    const double pi_complete = k_complete + n / 3 * carlson::rj(0, 1 - k, 1, 1 - n);
     const double pi0 = toward_equator * legendre_pi(s0, c0, d0, n, 1 - n * s0sq);
     const double pi_end =
         2 * j * pi_complete + legendre_pi(f.sn, f.cn * f.cn, f.dn * f.dn, n, 1 - n * f.sn * f.sn);

@@ -1,8 +1,5 @@
 #include "spacetime/kerr_radial.h"
 
-#include <gsl/gsl_errno.h>
-#include <gsl/gsl_sf_ellint.h>
-
 #include <algorithm>
 #include <cmath>
 
@@ -86,20 +83,16 @@ struct Integrals {
   double first, third_plus, third_minus;
 };
 
-// Carlson's functions in real arithmetic (GSL; NaN where GSL reports an error, as for the
-// principal values it does not take) and in complex arithmetic.
+// Carlson's functions in real arithmetic (NaN outside their proper domain, as for the principal
+// values, which are taken in complex arithmetic) and in complex arithmetic.
 double carlson_rf(double x, double y, double z) {
   return carlson::rf(x, y, z);
 }
 double carlson_rj(double x, double y, double z, double p) {
-  gsl_sf_result result;
-  if (gsl_sf_ellint_RJ_e(x, y, z, p, GSL_PREC_DOUBLE, &result) != GSL_SUCCESS) return NAN;
-  return result.val;
+  return carlson::rj(x, y, z, p);
 }
 double carlson_rc(double x, double y) {
-  gsl_sf_result result;
-  if (gsl_sf_ellint_RC_e(x, y, GSL_PREC_DOUBLE, &result) != GSL_SUCCESS) return NAN;
-  return result.val;
+  return carlson::rc(x, y);
 }
 Complex carlson_rf(Complex x, Complex y, Complex z) {
   return carlson::rf(x, y, z);
