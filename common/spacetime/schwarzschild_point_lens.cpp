@@ -12,6 +12,10 @@ namespace starlens::schwarzschild {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+// Steps of the start table in log(psi - psi_c): phi is nearly linear in it near the critical
+// angle (phi ~ -log(psi - psi_c)), so a linear interpolation starts Newton's iteration within
+// ~1e-4 of the image's psi - psi_c.
+constexpr double kTableStep = 0.02;
 
 }  // namespace
 
@@ -19,7 +23,16 @@ PointLens::PointLens(double r_obs, const Vec3& hole_direction)
     : r_obs_(r_obs),
       hole_(hole_direction),
       critical_(schwarzschild::critical_angle(r_obs)),
-      series_(r_obs) {}
+      series_(r_obs) {
+  const double high = std::log(std::numbers::pi - critical_);
+  const double low = std::log(closest_approach());
+  const int steps = static_cast<int>(std::ceil((high - low) / kTableStep));
+  for (int i = 0; i <= steps; ++i) {
+    const double log_x = high - (high - low) * i / steps;
+    table_log_x_.push_back(log_x);
+    table_phi_.push_back(series_.azimuth(critical_ + std::exp(log_x)));
+  }
+}
 
 double PointLens::psi_of(const Vec3& camera_direction) const {
   return std::atan2(vec::norm(vec::cross(camera_direction, hole_)),
@@ -36,14 +49,32 @@ double PointLens::magnification_at(double psi, const Vec3& source) const {
   return std::sin(psi) / (vec::norm(vec::cross(source, hole_)) * std::abs(slope));
 }
 
+double PointLens::target_azimuth(const Vec3& source, int order) const {
+  const double gamma = std::atan2(vec::norm(vec::cross(source, hole_)), -vec::dot(source, hole_));
+  return order % 2 == 0 ? order * std::numbers::pi + gamma : (order + 1) * std::numbers::pi - gamma;
+}
+
+PointImage PointLens::image_of_order(const Vec3& source, int order) const {
+  const double target = target_azimuth(source, order);
+  if (!(target >= table_phi_.front() && target < table_phi_.back())) {
+    PointImage none;
+    none.mu = kNaN;
+    none.parity = order % 2 == 0 ? 1 : -1;
+    return none;
+  }
+  const auto above = std::upper_bound(table_phi_.begin(), table_phi_.end(), target);
+  const std::size_t j = static_cast<std::size_t>(above - table_phi_.begin());
+  const double f = (target - table_phi_[j - 1]) / (table_phi_[j] - table_phi_[j - 1]);
+  const double log_x = table_log_x_[j - 1] + f * (table_log_x_[j] - table_log_x_[j - 1]);
+  return image(source, order, critical_ + std::exp(log_x));
+}
+
 PointImage PointLens::image(const Vec3& source, int order, double psi_guess) const {
   const double sin_gamma = vec::norm(vec::cross(source, hole_));
-  const double gamma = std::atan2(sin_gamma, -vec::dot(source, hole_));
-  const double target =
-      order % 2 == 0 ? order * std::numbers::pi + gamma : (order + 1) * std::numbers::pi - gamma;
+  const double target = target_azimuth(source, order);
   // The iteration stays among escaping rays: above the critical angle (where phi -> infinity),
   // at most pi.
-  const double lowest = critical_ + AzimuthSeries::kClosedFormBand * 1e-3;
+  const double lowest = critical_ + closest_approach();
   const auto into_range = [&](double psi, double from) {
     if (psi <= critical_) psi = critical_ + 0.5 * (from - critical_);  // halfway, still above
     return std::min(psi, std::numbers::pi);

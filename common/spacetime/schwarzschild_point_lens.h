@@ -15,6 +15,7 @@
 // over a triangle of the map.
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "sky/frames.h"
 #include "spacetime/azimuth_series.h"
@@ -57,14 +58,28 @@ class PointLens {
   // direction `source`: in the plane of the source and h, on the source's side of h for even
   // orders and the other side for odd ones (undefined for a source on the axis).
   Vec3 image_direction(const Vec3& source, int order, double psi) const;
+  // The image of order `order` of the star in direction `source` without a guess (the photon
+  // ring's images, which a lens map's mesh cannot resolve): the start from the run's table of
+  // phi over log(psi - psi_c), then image(). converged is false where that image lies closer
+  // to the critical angle than the iteration reaches (closest_approach()).
+  PointImage image_of_order(const Vec3& source, int order) const;
+  // The smallest psi - psi_c that image() works at.
+  static constexpr double closest_approach() { return AzimuthSeries::kClosedFormBand * 1e-3; }
   // nu_obs / nu_inf for the static observer: 1 / sqrt(1 - 2 / r_obs).
   double frequency_ratio() const { return 1 / std::sqrt(1 - 2 / r_obs_); }
 
  private:
+  // The azimuth phi at which the image of order `order` of the star in direction `source` lies.
+  double target_azimuth(const Vec3& source, int order) const;
+
   double r_obs_;
   Vec3 hole_;
   double critical_;
   AzimuthSeries series_;
+  // phi at psi_c + exp(log_x) for log_x descending from log(pi - psi_c) to
+  // log(closest_approach()): phi ascending, for image_of_order's start.
+  std::vector<double> table_log_x_;
+  std::vector<double> table_phi_;
 };
 
 }  // namespace starlens::schwarzschild

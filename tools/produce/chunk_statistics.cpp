@@ -40,14 +40,16 @@ ChunkSummary ChunkTally::summarise(std::span<const StarEvent> events,
   ChunkSummary summary;
   // The marks are spread over every triangle of the map: ask for them a few events ahead.
   constexpr std::size_t kAhead = 16;
+  // An event of no triangle (a photon-ring image) counts its tile only.
   for (std::size_t i = 0; i < events.size(); ++i) {
-    if (i + kAhead < events.size())
+    if (i + kAhead < events.size() && triangles[i + kAhead] != kNoTriangle)
       __builtin_prefetch(triangle_marks_.word_of(triangles[i + kAhead]));
-    summary.triangles += triangle_marks_.mark(triangles[i]);
+    if (triangles[i] != kNoTriangle) summary.triangles += triangle_marks_.mark(triangles[i]);
     summary.tiles += tile_marks_.mark(tile_of(events[i]));
   }
   // The frame's few thousand tiles are cleared whole; the map's millions of triangles one by one.
-  for (const std::uint32_t triangle : triangles) triangle_marks_.unmark(triangle);
+  for (const std::uint32_t triangle : triangles)
+    if (triangle != kNoTriangle) triangle_marks_.unmark(triangle);
   tile_marks_.unmark_all();
   return summary;
 }

@@ -14,6 +14,9 @@
 namespace starlens::produce {
 
 constexpr double kCentreTilePixels = 32;
+// The triangle number of an event that no lens-map triangle produced (a photon-ring image,
+// photon_ring.h): counted in no triangle statistic and no chunk's triangle range.
+constexpr std::uint32_t kNoTriangle = 0xFFFFFFFFu;
 
 struct ChunkSummary {
   std::uint32_t triangles = 0;  // distinct event-producing triangles

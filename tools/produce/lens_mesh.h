@@ -14,6 +14,8 @@
 
 namespace starlens::produce {
 
+class PhotonRing;  // photon_ring.h
+
 struct LensMesh {
   std::uint32_t width = 0;  // frame size, px
   std::uint32_t height = 0;
@@ -42,6 +44,9 @@ struct LensMesh {
   std::vector<double> psi;
   std::vector<std::uint8_t> order;
   std::vector<double> max_point_mu;
+  // The images of order >= 2, from the point lens (photon_ring.h), for a Schwarzschild map
+  // loaded whole; null otherwise.
+  std::shared_ptr<const PhotonRing> photon_ring;
   // The camera's motion (the lens map's observer velocity). With it, per triangle (when the
   // images get point values) a bound of the frequency ratio g over it: the point value can
   // exceed its vertices' largest.

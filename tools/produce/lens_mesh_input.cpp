@@ -61,6 +61,9 @@ LensMesh load_lens_mesh(const LensmapReader& reader, const std::string& path,
   }
   mesh.motion = ObserverMotion(attributes.observer_velocity, "observer_vx/vy/vz");
   add_point_magnification(mesh, attributes, path);
+  // The ring's images belong to no triangle: a run over part of the map (a replay of its
+  // triangles) keeps the mesh's images of every order instead.
+  if (triangles) mesh.photon_ring.reset();
   return mesh;
 }
 

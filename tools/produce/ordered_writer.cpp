@@ -102,12 +102,21 @@ void OrderedWriter::cut_chunk(UnitChunk& chunk, std::size_t keep, ProducerCounts
 
 void OrderedWriter::write_chunk(const UnitChunk& chunk) {
   const auto start = std::chrono::steady_clock::now();
-  const auto [lowest, highest] =
-      std::minmax_element(chunk.triangles.begin(), chunk.triangles.end());
+  // The range of the triangles that produced it; a chunk of photon-ring images only records
+  // kNoTriangle for both ends.
+  std::uint32_t lowest = kNoTriangle, highest = 0;
+  for (const std::uint32_t triangle : chunk.triangles) {
+    if (triangle == kNoTriangle) continue;
+    lowest = std::min(lowest, triangle);
+    highest = std::max(highest, triangle);
+    producing_.mark(triangle);
+  }
   const std::uint32_t first = settings_.first_triangle;
-  sink_.submit(chunk.events, first + *lowest, first + *highest);
+  if (lowest == kNoTriangle)
+    sink_.submit(chunk.events, kNoTriangle, kNoTriangle);
+  else
+    sink_.submit(chunk.events, first + lowest, first + highest);
   chunks_.push_back(chunk.summary);
-  for (const std::uint32_t triangle : chunk.triangles) producing_.mark(triangle);
   events_ += chunk.events.size();
   write_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }

@@ -6,6 +6,7 @@
 #include <numbers>
 
 #include "lensmap/lensmap_camera.h"
+#include "photon_ring.h"
 #include "spacetime/vector_ops.h"
 
 namespace starlens::produce {
@@ -99,6 +100,7 @@ void add_point_magnification(LensMesh& mesh, const LensmapAttributes& attributes
   const ObserverMotion& motion = mesh.motion;
   const Vec3 hole = lensmap_hole_direction(attributes, path);
   auto lens = std::make_shared<const schwarzschild::PointLens>(attributes.r_obs, hole);
+  mesh.photon_ring = std::make_shared<const PhotonRing>(lens, camera, motion);
   const auto vertices = static_cast<std::int64_t>(mesh.xy.size());
   mesh.psi.assign(mesh.xy.size(), kNaN);
   std::vector<double> azimuth(mesh.xy.size(), kNaN), a_factor(mesh.xy.size(), kNaN);

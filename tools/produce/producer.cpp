@@ -21,6 +21,7 @@
 #include "flux_floor.h"
 #include "hit_search.h"
 #include "ordered_writer.h"
+#include "photon_ring.h"
 #include "read_plan.h"
 #include "unit_reader.h"
 
@@ -182,18 +183,23 @@ class UnitWorker {
     for (std::uint32_t h = first[selected.first_query]; h < first[selected.end_query]; ++h)
       index.prefetch_image_vertices(found_.hits[h].triangle);
     const schwarzschild::PointLens* lens = index.point_lens();
+    const PhotonRing* ring = index.photon_ring();
     const ObserverMotion& motion = index.motion();
     const bool point_values = lens || motion.moving();
     std::uint64_t imaged = 0;
     for (std::uint32_t q = selected.first_query; q < selected.end_query; ++q) {
-      imaged += first[q + 1] > first[q];
+      const std::size_t hits_before = hits_.size();
       const Vec3& source = queries_[q].point;
       const double min_mu = queries_[q].min_mu;
       for (std::uint32_t h = first[q]; h < first[q + 1]; ++h) {
         const QueryHit& hit = found_.hits[h];
+        const std::uint8_t order = index.image_order(hit.triangle);
+        if (ring && order >= PhotonRing::kFirstOrder) {
+          ++counts.mesh_images_of_ring_orders;
+          continue;
+        }
         ImagePoint point = index.map(hit.triangle, hit.weights);
         double mu = index.mu(hit.triangle);
-        const std::uint8_t order = index.image_order(hit.triangle);
         if (point_values && index.max_mu_of(hit.triangle) < min_mu) {
           // Too faint at the triangle's bound of the point magnification: discarded with it as
           // with the exact value, which the search would only find to be smaller.
@@ -224,6 +230,8 @@ class UnitWorker {
         ++counts.images_by_order[std::min<int>(order, 3)];
         hits_.push_back({q, index.mesh_triangle(hit.triangle), point, mu});
       }
+      if (ring) add_ring_images(*ring, q, stars[query_stars_[q]], counts);
+      imaged += hits_.size() > hits_before;
     }
     counts.stars_imaged += imaged;
     counts.stars_read += selected.stars;
@@ -244,6 +252,32 @@ class UnitWorker {
       add_event(event, hit.mesh_triangle, classification);
     }
     times.add("colour", std::chrono::duration<double>(Clock::now() - mapped).count());
+  }
+
+  // The star's photon-ring images, order by order from PhotonRing::kFirstOrder, until two orders
+  // in a row are too faint to be seen: the orders alternate sides of the hole, and the next on
+  // either side is e^(-2 pi) ~ 1/535 fainter than the last, far more than the Doppler factor
+  // of a moving camera changes along the ring.
+  void add_ring_images(const PhotonRing& ring, std::uint32_t q, const catalog::CatalogStar& star,
+                       ProducerCounts& counts) {
+    const double k = query_scales_[q];
+    int faint_in_a_row = 0;
+    for (int order = PhotonRing::kFirstOrder; faint_in_a_row < 2; ++order) {
+      const PhotonRing::Image image = ring.image(queries_[q].point, order);
+      if (!image.exists) break;
+      if (!(image.mu >= run_.assembler.smallest_visible_mu(star.teff_k, k, image.point.g))) {
+        ++faint_in_a_row;
+        continue;
+      }
+      faint_in_a_row = 0;
+      if (!image.in_frame) {
+        ++counts.ring_images_outside_frame;
+        continue;
+      }
+      ++counts.ring_images;
+      ++counts.images_by_order[std::min(order, 3)];
+      hits_.push_back({q, kNoTriangle, image.point, image.mu});
+    }
   }
 
   // Into the unit's open chunk, which is closed when it holds --chunk-events events.

@@ -1,6 +1,7 @@
 #include "run_record.h"
 
 #include "colour/colour_table.h"
+#include "photon_ring.h"
 
 namespace starlens::produce {
 
@@ -17,6 +18,11 @@ nlohmann::json class_counts(const ProducerCounts& counts) {
        {counts.images_by_order[0], counts.images_by_order[1], counts.images_by_order[2],
         counts.images_by_order[3]}},
       {"images_triangle_mu", counts.images_triangle_mu},
+      {"photon_ring",
+       {{"first_order", PhotonRing::kFirstOrder},
+        {"images", counts.ring_images},
+        {"images_outside_frame", counts.ring_images_outside_frame},
+        {"mesh_images_set_aside", counts.mesh_images_of_ring_orders}}},
       {"stars_read", counts.stars_read},
       {"stars_imaged", counts.stars_imaged},
       {"stars_too_faint", counts.stars_too_faint},

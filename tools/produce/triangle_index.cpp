@@ -13,6 +13,7 @@
 
 #include "catalog/sky_cells.h"
 #include "core/progress.h"
+#include "photon_ring.h"
 #include "planar_bins.h"
 #include "triangle_groups.h"
 
@@ -70,7 +71,10 @@ struct TriangleIndex::CellBuild {
 
 TriangleIndex::TriangleIndex(const LensMesh& mesh, int catalogue_order,
                              const IndexSettings& settings)
-    : order_(catalogue_order), point_lens_(mesh.point_lens), motion_(mesh.motion) {
+    : order_(catalogue_order),
+      point_lens_(mesh.point_lens),
+      photon_ring_(mesh.photon_ring),
+      motion_(mesh.motion) {
   auto phase_start = std::chrono::steady_clock::now();
   const auto end_phase = [&](const char* phase) {
     statistics_.build_seconds.add(phase, seconds_since(phase_start));
@@ -162,6 +166,19 @@ TriangleIndex::TriangleIndex(const LensMesh& mesh, int catalogue_order,
       cells_.push_back(pairs[i] >> 32);
     }
   first_pair.push_back(pairs.size());
+  if (photon_ring_) {
+    // Every cell, with or without triangles: a star's ring images come from the point lens.
+    std::vector<std::uint64_t> every(sky.count());
+    std::vector<std::size_t> first_of_every(sky.count() + 1, pairs.size());
+    std::size_t held = 0;
+    for (std::uint64_t cell = 0; cell < sky.count(); ++cell) {
+      every[cell] = cell;
+      first_of_every[cell] = held < cells_.size() ? first_pair[held] : pairs.size();
+      if (held < cells_.size() && cells_[held] == cell) ++held;
+    }
+    cells_ = std::move(every);
+    first_pair = std::move(first_of_every);
+  }
   std::vector<std::uint32_t> group_of_pair(pairs.size());
 #pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < pairs.size(); ++i)
@@ -225,6 +242,15 @@ TriangleIndex::TriangleIndex(const LensMesh& mesh, int catalogue_order,
     std::copy(cell.entries.begin(), cell.entries.end(),
               entries_.begin() + static_cast<std::ptrdiff_t>(at.entries));
     cell = CellBuild();
+  }
+  if (photon_ring_) {
+    const double radius = T_Healpix_Base<int64>(order_, NEST).max_pixrad();
+#pragma omp parallel for schedule(static)
+    for (std::size_t c = 0; c < grids_.size(); ++c) {
+      grids_[c].max_mu =
+          std::max(grids_[c].max_mu, photon_ring_->max_mu_near(grids_[c].centre, radius));
+      grids_[c].max_g = std::max(grids_[c].max_g, photon_ring_->max_g());
+    }
   }
   statistics_.cell_grid_entries = entries_.size() - statistics_.unprojected_entries;
   statistics_.cell_grid_bins = bin_offsets_.size() + buckets_.size();

@@ -86,6 +86,9 @@ class TriangleIndex {
   double max_mu_of(std::uint32_t triangle) const { return images_[triangle].max_mu; }
   // The mesh's point lens (null unless Schwarzschild): images get its point magnification.
   const schwarzschild::PointLens* point_lens() const { return point_lens_.get(); }
+  // The photon ring's images (null unless a whole Schwarzschild map): the mesh's images of
+  // order PhotonRing::kFirstOrder and above give way to them.
+  const PhotonRing* photon_ring() const { return photon_ring_.get(); }
   // The camera's motion: with it the images get point values of mu and g in flat space too.
   const ObserverMotion& motion() const { return motion_; }
   std::size_t triangle_count() const { return sources_.size(); }
@@ -223,6 +226,7 @@ class TriangleIndex {
 
   int order_;
   std::shared_ptr<const schwarzschild::PointLens> point_lens_;
+  std::shared_ptr<const PhotonRing> photon_ring_;
   ObserverMotion motion_;
   std::vector<SourceTriangle> sources_;
   std::vector<ImageTriangle> images_;

@@ -143,6 +143,66 @@ TEST_CASE("each image's point magnification from a nearby guess is the reference
   }
 }
 
+TEST_CASE("each image is found without a guess, down to the photon ring's high orders") {
+  const Vec3 hole{1, 0, 0};
+  for (const double r_obs : {4.0, 6.0, 30.0, 1000.0}) {
+    const sw::PointLens lens(r_obs, hole);
+    const double critical = lens.critical_angle();
+    double worst_mu = 0, worst_psi = 0;
+    int checked = 0;
+    // Against the reference quadrature where it reaches (2e-5 rad above the critical angle).
+    std::vector<double> angles = starlens::test::deflection_test_angles(r_obs);
+    for (int k = 0; k <= 60; ++k) angles.push_back(critical + 2.5e-5 * std::pow(1e3, k / 60.0));
+    for (const double psi : angles) {
+      if (!(psi > critical + 2e-5) || psi > std::numbers::pi - 1e-6 || sw::is_captured(r_obs, psi))
+        continue;
+      const auto phi = reference_escape_azimuth(r_obs, psi);
+      const auto slope = reference_slope(r_obs, psi);
+      if (!phi || !slope) continue;
+      const long double sin_phi = std::abs(std::sin(*phi));
+      if (sin_phi < 1e-6) continue;
+      const double mu_reference =
+          static_cast<double>(std::sin(psi) / (sin_phi * std::fabs(*slope)));
+      const int order = static_cast<int>(std::floor(*phi / std::numbers::pi));
+      const sw::PointImage image = lens.image_of_order(source_at(*phi), order);
+      REQUIRE(image.converged);
+      worst_mu = std::max(worst_mu, std::abs(image.mu - mu_reference) / mu_reference);
+      worst_psi = std::max(worst_psi, std::abs(image.psi - psi));
+      ++checked;
+    }
+    MESSAGE("r_obs " << r_obs << ": " << checked << " images without a guess, worst relative mu "
+                     << worst_mu << ", worst psi " << worst_psi << " rad");
+    CHECK(checked > 500);
+    CHECK(worst_mu < 3e-9);
+    CHECK(worst_psi < 1e-11);
+    // Closer than the reference reaches, the strong-deflection limit (phi ~ -log(psi - psi_c)
+    // + c, with corrections of order x = (psi - psi_c) / psi_c): the same side's images of
+    // orders n and n + 2 approach the critical angle by e^(-2 pi) and their mu by the same
+    // factor, up to the closed form's rounding next to the critical angle, which grows like
+    // 1 / (psi - psi_c) (2e-16 / (psi - psi_c) in psi - psi_c, 2e-14 / (psi - psi_c) in mu).
+    const double e2pi = std::exp(-2 * std::numbers::pi);
+    for (const double gamma : {0.3, 1.2, 2.9}) {
+      const Vec3 source{-std::cos(gamma), std::sin(gamma), 0};
+      int highest = -1;
+      for (int order = 0; order < 40; ++order) {
+        const sw::PointImage image = lens.image_of_order(source, order);
+        if (!image.converged) break;
+        highest = order;
+        CHECK(image.parity == (order % 2 == 0 ? 1 : -1));
+        const double x = (image.psi - critical) / critical;
+        const sw::PointImage inner = lens.image_of_order(source, order + 2);
+        if (x > 1e-3 || !inner.converged) continue;
+        const double rounding = 1 / (inner.psi - critical);
+        CHECK(std::abs((inner.psi - critical) / (image.psi - critical) / e2pi - 1) <
+              30 * x + 2e-6 + 2e-16 * rounding);
+        CHECK(std::abs(inner.mu / image.mu / e2pi - 1) < 60 * x + 2e-4 + 2e-14 * rounding);
+      }
+      MESSAGE("r_obs " << r_obs << ", gamma " << gamma << ": images up to order " << highest);
+      CHECK(highest >= 6);
+    }
+  }
+}
+
 TEST_CASE("a distant observer sees the weak-field point lens") {
   // theta_E = sqrt(4 M / r_obs) for a source at infinity; a source at beta = u theta_E from
   // the hole has two images with |mu| = (u^2 + 2) / (2 u sqrt(u^2 + 4)) +- 1/2, the primary

@@ -186,7 +186,7 @@ Reference reference_for(const Fixture& f, double x, double y, double margin_px) 
     if (std::fabs(step) < 1e-15L) break;
   }
   slope = reference_slope(psi);
-  // The star is the event's only if its exact image is where the event is (within 0.05 px:
+  // The star is the event's only if its exact image is where the event is (within 0.02 px:
   // where the secondaries are demagnified ~100-fold, a neighbouring star's source may be
   // nearer the event's, and its image a fraction of a pixel away).
   Vec3 perpendicular{};
@@ -197,7 +197,7 @@ Reference reference_for(const Fixture& f, double x, double y, double margin_px) 
   for (int k = 0; k < 3; ++k)
     image[k] =
         static_cast<double>(std::cos(psi) * f.hole[k] + side * std::sin(psi) * perpendicular[k]);
-  if (std::atan2(norm(cross(image, ray)), dot(image, ray)) > 0.05 * per_px) return reference;
+  if (std::atan2(norm(cross(image, ray)), dot(image, ray)) > 0.02 * per_px) return reference;
   reference.usable = true;
   reference.mu = static_cast<double>(std::sin(psi) / (sin_gamma * std::fabs(slope)));
   reference.order = order;
@@ -206,6 +206,7 @@ Reference reference_for(const Fixture& f, double x, double y, double margin_px) 
 
 struct Spread {
   double worst = 0;
+  double median = 0;  // of flux / mu_reference
   int checked = 0;
   int by_order[3] = {0, 0, 0};
 };
@@ -225,6 +226,7 @@ Spread flux_spread(const Fixture& fixture, const std::vector<StarEvent>& events,
   std::vector<double> sorted = ratios;
   std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
   const double median = sorted[sorted.size() / 2];
+  spread.median = median;
   for (const double r : ratios) spread.worst = std::max(spread.worst, std::abs(r / median - 1));
 
   spread.checked = static_cast<int>(ratios.size());
@@ -259,11 +261,12 @@ TEST_CASE("events carry the exact point magnification of their star's image") {
   REQUIRE(fixture.mesh.point_lens);
   const std::vector<StarEvent> events = produce_events(fixture, fixture.mesh);
   REQUIRE(events.size() > 1500);
-  const int stride = static_cast<int>(events.size() / 700) + 1;
+  const int stride = static_cast<int>(events.size() / 2400) + 1;
   const Spread exact = flux_spread(fixture, events, stride);
   // The same stars through the same triangles with each triangle's solid-angle ratio.
   LensMesh averaged = fixture.mesh;
   averaged.point_lens.reset();
+  averaged.photon_ring.reset();
   const Spread average = flux_spread(fixture, produce_events(fixture, averaged), stride);
   MESSAGE(exact.checked << " events >= 1 px from the critical curves and the shadow (orders "
                         << exact.by_order[0] << "/" << exact.by_order[1] << "/" << exact.by_order[2]
@@ -273,6 +276,131 @@ TEST_CASE("events carry the exact point magnification of their star's image") {
   CHECK(exact.by_order[1] > 20);
   CHECK(exact.worst < 1e-9);
   CHECK(average.worst > 1e-4);  // what this test tells apart
+}
+
+// The photon ring's events (photon_ring.h) against each star's images of orders 2 and 3 found by
+// root finding on the reference quadrature: every visible one in the frame is an event at its
+// exact position with its exact magnification, and no other event lies in the ring's band.
+TEST_CASE("the photon ring's events are every star's visible images of orders 2 and 3") {
+  const Fixture fixture;
+  REQUIRE(fixture.mesh.photon_ring);
+  const std::vector<StarEvent> events = produce_events(fixture, fixture.mesh);
+  const long double pi = 3.14159265358979323846L;
+  const double critical = schwarzschild::critical_angle(kR);
+  const auto psi_of = [&](const Vec3& ray) {
+    return std::atan2(norm(cross(ray, fixture.hole)), dot(ray, fixture.hole));
+  };
+  // The ring's band: from 2e-5 rad above the critical angle (as near as the reference quadrature
+  // is used) to where phi = 2 pi, found by bisection on the reference.
+  const double nearest = critical + 2e-5;
+  long double low = nearest, high = critical + 0.05;
+  for (int i = 0; i < 60; ++i) {
+    const long double mid = (low + high) / 2;
+    (reference_phi(mid) > 2 * pi ? low : high) = mid;
+  }
+  const double band_end = static_cast<double>(low);
+  // phi ~ -log(psi - psi_c) + c next to the critical angle: the reference's start.
+  const long double c = reference_phi(critical + 1e-3L) + std::log(1e-3L);
+
+  catalog::CatalogStore store(fixture.store_path);
+  const EventAssembler assembler(PsfModel{}, store.band().wavelength_um, ColourMode::table);
+  catalog::CatalogStar spectrum;
+  spectrum.teff_k = 5000;
+  spectrum.flux_jy = 1e4;
+  const double g = 1 / std::sqrt(1 - 2 / kR);
+  const double min_mu =
+      assembler.smallest_visible_mu(spectrum.teff_k, assembler.spectrum_scale(spectrum), g);
+
+  struct Expected {
+    double x, y, mu;
+    int order;
+  };
+  std::vector<Expected> expected;
+  int beyond_reference = 0;
+  for (const Vec3& star : fixture.stars) {
+    const long double sin_gamma = norm(cross(star, fixture.hole));
+    const long double gamma = std::atan2(sin_gamma, -(long double)dot(star, fixture.hole));
+    Vec3 perpendicular{};
+    for (int k = 0; k < 3; ++k)
+      perpendicular[k] = star[k] - dot(star, fixture.hole) * fixture.hole[k];
+    perpendicular = normalized(perpendicular);
+    for (const int order : {2, 3}) {
+      const long double target = order % 2 == 0 ? order * pi + gamma : (order + 1) * pi - gamma;
+      long double psi = critical + std::exp(c - target);
+      if (psi < nearest) {
+        ++beyond_reference;
+        continue;
+      }
+      for (int i = 0; i < 30; ++i) {
+        const long double step = (reference_phi(psi) - target) / reference_slope(psi);
+        psi -= step;
+        if (std::fabs(step) < 1e-16L) break;
+      }
+      if (psi < nearest) {
+        ++beyond_reference;
+        continue;
+      }
+      const double mu =
+          static_cast<double>(std::sin(psi) / (sin_gamma * std::fabs(reference_slope(psi))));
+      const double side = order % 2 == 0 ? 1 : -1;
+      Vec3 image{};
+      for (int k = 0; k < 3; ++k)
+        image[k] = static_cast<double>(std::cos(psi) * fixture.hole[k] +
+                                       side * std::sin(psi) * perpendicular[k]);
+      const auto [x, y] = fixture.camera.project(image);
+      if (!(x >= 0 && x < fixture.camera.width && y >= 0 && y < fixture.camera.height)) continue;
+      if (!(mu >= min_mu)) continue;
+      expected.push_back({x, y, mu, order});
+    }
+  }
+  // The events in the band, matched to the expected images by position.
+  std::vector<int> matches(expected.size(), 0);
+  int in_band = 0, unmatched = 0;
+  double worst_px = 0, worst_ratio = 0;
+  std::vector<double> ratios;
+  for (const StarEvent& event : events) {
+    const double psi = psi_of(fixture.camera.ray(event.x, event.y));
+    if (!(psi > nearest && psi < band_end)) continue;
+    ++in_band;
+    std::size_t best = expected.size();
+    double best_px = 1e9;
+    for (std::size_t e = 0; e < expected.size(); ++e) {
+      const double px = std::hypot(event.x - expected[e].x, event.y - expected[e].y);
+      if (px < best_px) best_px = px, best = e;
+    }
+    if (best == expected.size() || best_px > 1e-6) {
+      ++unmatched;
+      continue;
+    }
+    ++matches[best];
+    worst_px = std::max(worst_px, best_px);
+    ratios.push_back(event.flux / expected[best].mu);
+  }
+  int found[4] = {0, 0, 0, 0};
+  for (std::size_t e = 0; e < expected.size(); ++e)
+    if (matches[e] == 1) ++found[expected[e].order];
+  int orders[4] = {0, 0, 0, 0};
+  for (const Expected& e : expected) ++orders[e.order];
+  std::sort(ratios.begin(), ratios.end());
+  const double median = ratios.empty() ? 0 : ratios[ratios.size() / 2];
+  for (const double r : ratios) worst_ratio = std::max(worst_ratio, std::abs(r / median - 1));
+  // flux / mu of the primaries and secondaries (the other test's constant) is the ring's too.
+  const Spread others = flux_spread(fixture, events, static_cast<int>(events.size() / 800) + 1);
+  MESSAGE("reference images in the frame and visible: "
+          << orders[2] << " of order 2, " << orders[3] << " of order 3 (" << beyond_reference
+          << " nearer the critical angle than the reference "
+          << "reaches); events found for " << found[2] << " and " << found[3] << "; " << in_band
+          << " events in the band, " << unmatched << " unmatched; worst position " << worst_px
+          << " px; flux / mu within " << worst_ratio << " of its median, which is "
+          << median / others.median << " of the primaries' and secondaries'");
+  CHECK(orders[2] > 100);
+  CHECK(orders[3] > 10);
+  CHECK(found[2] == orders[2]);
+  CHECK(found[3] == orders[3]);
+  CHECK(unmatched == 0);
+  CHECK(worst_ratio < 1e-9);
+  REQUIRE(others.checked > 100);
+  CHECK(std::abs(median / others.median - 1) < 1e-9);
 }
 
 TEST_CASE("a triangle's bound of the point magnification holds inside it") {
