@@ -118,13 +118,7 @@ bool KerrSpacetime::follow(const Vec3& n, Path& path) const {
 TracedRay KerrSpacetime::trace(const Vec3& camera_direction) const {
   Path path;
   if (!follow(camera_direction, path)) return TracedRay{path.status, {kNaN, kNaN, kNaN}, kNaN};
-  return TracedRay{RayStatus::escaped, path.source, path.g};
-}
-
-int KerrSpacetime::image_order(const Vec3& camera_direction) const {
-  Path path;
-  if (!follow(camera_direction, path)) return -1;
-  return static_cast<int>(std::floor(path.half_periods));
+  return TracedRay{RayStatus::escaped, path.source, path.g, order_of(path.half_periods)};
 }
 
 }  // namespace starlens

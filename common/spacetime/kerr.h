@@ -29,9 +29,9 @@ class KerrSpacetime final : public Spacetime {
   // they are unit vectors normal to each other.
   explicit KerrSpacetime(const Observer& observer);
   std::string name() const override { return "kerr"; }
+  // The ray's order: floor of the polar phase swept in half-periods (at a = 0 the
+  // Schwarzschild order).
   TracedRay trace(const Vec3& camera_direction) const override;
-  // floor of the polar phase swept in half-periods (at a = 0 the Schwarzschild order).
-  int image_order(const Vec3& camera_direction) const override;
 
   double spin() const { return a_; }
 

@@ -13,8 +13,4 @@ TracedRay MovingObserverSpacetime::trace(const Vec3& camera_direction) const {
   return ray;
 }
 
-int MovingObserverSpacetime::image_order(const Vec3& camera_direction) const {
-  return at_rest_->image_order(motion_.static_direction(camera_direction));
-}
-
 }  // namespace starlens

@@ -14,7 +14,6 @@ class MovingObserverSpacetime final : public Spacetime {
   MovingObserverSpacetime(std::unique_ptr<Spacetime> at_rest, const ObserverMotion& motion);
   std::string name() const override { return at_rest_->name(); }
   TracedRay trace(const Vec3& camera_direction) const override;
-  int image_order(const Vec3& camera_direction) const override;
   const Spacetime& at_rest() const { return *at_rest_; }
   const ObserverMotion& motion() const { return motion_; }
 

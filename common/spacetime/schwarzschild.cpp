@@ -31,17 +31,6 @@ SchwarzschildSpacetime::SchwarzschildSpacetime(const Observer& observer, RayAzim
     azimuth_ = std::make_unique<const schwarzschild::AzimuthSeries>(r_obs_);
 }
 
-int SchwarzschildSpacetime::image_order(const Vec3& camera_direction) const {
-  const double sin_psi = vec::norm(vec::cross(camera_direction, hole_));
-  const double cos_psi = vec::dot(camera_direction, hole_);
-  if (schwarzschild::is_captured_from_vectors(r_obs_, sin_psi, cos_psi)) return -1;
-  const double azimuth = azimuth_
-                             ? azimuth_->azimuth(std::atan2(sin_psi, cos_psi))
-                             : schwarzschild::escape_azimuth_from_vectors(r_obs_, sin_psi, cos_psi);
-  if (!std::isfinite(azimuth)) return -1;
-  return static_cast<int>(std::floor(azimuth / 3.14159265358979323846));
-}
-
 TracedRay SchwarzschildSpacetime::trace(const Vec3& camera_direction) const {
   // psi through its sine and cosine from the vectors; the series takes psi itself.
   const Vec3 normal = vec::cross(camera_direction, hole_);
@@ -53,7 +42,8 @@ TracedRay SchwarzschildSpacetime::trace(const Vec3& camera_direction) const {
                              ? azimuth_->azimuth(std::atan2(sin_psi, cos_psi))
                              : schwarzschild::escape_azimuth_from_vectors(r_obs_, sin_psi, cos_psi);
   if (!std::isfinite(azimuth)) return not_escaped(RayStatus::failed);
-  if (sin_psi == 0) return TracedRay{RayStatus::escaped, camera_direction, g_};
+  const std::int8_t order = order_of(azimuth / 3.14159265358979323846);
+  if (sin_psi == 0) return TracedRay{RayStatus::escaped, camera_direction, g_, order};
   // Seen from the hole the observer sits at -h and the backward ray sweeps azimuth phi in the
   // plane of d and h toward e = h x axis (d's component normal to h, from cross products: exact
   // also for d near +-h), so the source direction is -cos(phi) h + sin(phi) e (d itself when
@@ -64,7 +54,7 @@ TracedRay SchwarzschildSpacetime::trace(const Vec3& camera_direction) const {
   const double s = std::sin(azimuth);
   Vec3 source{};
   for (int k = 0; k < 3; ++k) source[k] = s * toward_ray[k] - c * hole_[k];
-  return TracedRay{RayStatus::escaped, vec::normalized(source), g_};
+  return TracedRay{RayStatus::escaped, vec::normalized(source), g_, order};
 }
 
 }  // namespace starlens

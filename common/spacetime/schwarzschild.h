@@ -16,7 +16,6 @@ class SchwarzschildSpacetime final : public Spacetime {
                                   RayAzimuth azimuth = RayAzimuth::series);
   std::string name() const override { return "schwarzschild"; }
   TracedRay trace(const Vec3& camera_direction) const override;
-  int image_order(const Vec3& camera_direction) const override;
   // 1 / sqrt(1 - 2M/r_obs): the blueshift of light falling to a static observer.
   double frequency_ratio() const { return g_; }
   // The azimuth's series; null with RayAzimuth::closed_form.

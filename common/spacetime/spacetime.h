@@ -2,6 +2,8 @@
 // A spacetime seen by a static observer (docs/design.md section 3): it maps a camera ray direction
 // on the observer's sky to the asymptotic direction of the backward-traced ray, or reports that the
 // ray is captured. Directions are ICRS unit vectors; lengths are in units of the mass M.
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -19,6 +21,8 @@ struct TracedRay {
   RayStatus status = RayStatus::failed;
   Vec3 source_direction{};  // NaN unless escaped
   double g = 0;             // nu_obs / nu_inf for a source at rest at infinity; NaN unless escaped
+  // The order of the image the ray sees (Spacetime::image_order), -1 unless escaped.
+  std::int8_t order = -1;
 };
 
 // How a Schwarzschild ray's azimuth is evaluated: from the run's Chebyshev series of the closed
@@ -53,11 +57,17 @@ class Spacetime {
   virtual TracedRay trace(const Vec3& camera_direction) const = 0;
   // The order of the image a camera ray sees (0 the primary; in Schwarzschild the number of
   // half-turns of azimuth, floor(phi / pi): 1 the secondary, 2 and more the photon ring), or
-  // -1 where the ray does not escape. For the manifests' counts by order.
-  virtual int image_order(const Vec3& camera_direction) const {
-    return trace(camera_direction).status == RayStatus::escaped ? 0 : -1;
+  // -1 where the ray does not escape: the traced ray's TracedRay::order.
+  int image_order(const Vec3& camera_direction) const {
+    const TracedRay ray = trace(camera_direction);
+    return ray.status == RayStatus::escaped ? ray.order : -1;
   }
 };
+
+// floor(turns) as an image order, at most 127.
+inline std::int8_t order_of(double turns) {
+  return static_cast<std::int8_t>(std::clamp(std::floor(turns), 0.0, 127.0));
+}
 
 // The names accepted by make_spacetime (for --spacetime and messages).
 const std::vector<std::string>& spacetime_names();

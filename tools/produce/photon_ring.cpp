@@ -45,6 +45,7 @@ PhotonRing::Image PhotonRing::image(const Vec3& source, int order) const {
   if (!found.converged || !(found.mu > 0) || !std::isfinite(found.mu)) return out;
   out.exists = true;
   out.psi = found.psi;
+  out.parity = found.parity;
   out.mu = found.mu;
   out.point.g = lens_->frequency_ratio();
   Vec3 direction = lens_->image_direction(source, order, found.psi);

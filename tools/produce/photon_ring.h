@@ -32,6 +32,7 @@ class PhotonRing {
     ImagePoint point{};     // the camera's pixel position and g
     double mu = 0;          // the point magnification the camera sees (over D^2 when moving)
     double psi = 0;         // the image's angle from the hole, static frame
+    int parity = 0;         // +1, or -1 where lensing mirrors the image (odd orders)
   };
   // The image of `order` (>= kFirstOrder) of the star in direction `source` (unit vector).
   Image image(const Vec3& source, int order) const;

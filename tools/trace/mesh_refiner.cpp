@@ -99,6 +99,7 @@ class MeshRefiner {
   const double max_source_chord_;
   const double handedness_;  // forward . (right x up) of the camera frame
   BlockVector<StoredRay> rays_;
+  BlockVector<std::int8_t> orders_;  // each vertex's image order (TracedRay::order)
   BlockVector<Evaluation> evaluations_;
   std::int64_t passes_ = 0;
   std::int64_t dropped_early_ = 0;
@@ -110,9 +111,13 @@ void MeshRefiner::trace_new_vertices() {
   const auto count = static_cast<std::int64_t>(mesh_.vertex_count());
   if (first == count) return;
   rays_.resize_for_overwrite(count);  // each new ray is written below
+  orders_.resize_for_overwrite(count);
 #pragma omp parallel for schedule(dynamic, 1024)
-  for (std::int64_t v = first; v < count; ++v)
-    rays_[v] = StoredRay(spacetime_.trace(camera_direction(v)));
+  for (std::int64_t v = first; v < count; ++v) {
+    const TracedRay ray = spacetime_.trace(camera_direction(v));
+    rays_[v] = StoredRay(ray);
+    orders_[v] = ray.status == RayStatus::escaped ? ray.order : std::int8_t{-1};
+  }
   if (on_traced_) on_traced_(static_cast<std::uint64_t>(count - first));
 }
 
@@ -456,15 +461,12 @@ RefinedMesh MeshRefiner::collect() {
           const std::int64_t area = std::int64_t{1} << (parameters_.max_depth - triangles[t].depth);
           ++dropped[reason];
           dropped_area[reason] += area;
-          // The order of the image at the centroid (a captured centroid: the shadow's edge,
-          // counted with the highest orders).
-          const PixelPoint &a = mesh_.points()[triangles[t].v[0]],
-                           &b = mesh_.points()[triangles[t].v[1]],
-                           &c = mesh_.points()[triangles[t].v[2]];
-          const int order = spacetime_.image_order(
-              camera_.direction((a.x + b.x + c.x) / 3, (a.y + b.y + c.y) / 3));
-          const int slot =
-              order < 0 ? RefinedMesh::kOrders - 1 : std::min(order, RefinedMesh::kOrders - 1);
+          // The highest image order among its vertices, from their traced rays (a vertex that
+          // did not escape: the shadow's edge, counted with the highest orders).
+          int order = 0;
+          for (const std::uint32_t v : triangles[t].v)
+            order = orders_[v] < 0 ? RefinedMesh::kOrders - 1 : std::max<int>(order, orders_[v]);
+          const int slot = std::min(order, RefinedMesh::kOrders - 1);
           ++by_order[reason][slot];
           area_by_order[reason][slot] += area;
           break;

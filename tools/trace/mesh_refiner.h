@@ -73,8 +73,8 @@ struct RefinedMesh {
   // reach past the image) of the dropped triangles by reason and of the shadow's.
   std::array<double, kDropReasonCount> dropped_area{};
   double shadow_area = 0;
-  // The dropped triangles and their areas by reason and by the image order at their centroid
-  // (0, 1, 2, 3 and more; Spacetime::image_order).
+  // The dropped triangles and their areas by reason and by the highest image order among their
+  // vertices (0, 1, 2, 3 and more; TracedRay::order; a vertex that did not escape counts 3+).
   static constexpr int kOrders = 4;
   std::array<std::array<std::int64_t, kOrders>, kDropReasonCount> dropped_by_order{};
   std::array<std::array<double, kOrders>, kDropReasonCount> dropped_area_by_order{};
