@@ -100,6 +100,17 @@ import hashlib
 assert outputs["images.fits"]["size"] == len(open("images.fits", "rb").read())
 PY
 
+# The same rows on any thread count; --max-events N gives exactly the stream's N rows.
+for threads in 1 3; do
+  expect 0 "" "$produce" -l hole.h5 -c stars.h5 -o t$threads.sle --threads $threads \
+    --images t$threads.csv --chunk-events 50 --block-stars 40 --psf-min-y 1e-10 --quiet
+done
+cmp t1.csv t3.csv && cmp t1.csv images.csv || fail "the image catalogue depends on the thread count"
+expect 0 "" "$produce" -l hole.h5 -c stars.h5 -o cut.sle --images cut.csv --max-events 37 \
+  --chunk-events 50 --block-stars 40 --psf-min-y 1e-10 --quiet
+[ "$(head -n 38 images.csv)" = "$(cat cut.csv)" ] ||
+  fail "--max-events 37: the image catalogue is not the first 37 rows"
+
 # A replay writes both outputs under replay names and finds both hashes equal.
 expect 0 "" "$produce" --from-manifest events-fits.sle.manifest.json --quiet
 cmp images.fits images.replay.fits || fail "the replayed image catalogue differs"
