@@ -321,6 +321,9 @@ for path in sys.argv[1:]:
 sun = [r["teff"] for r, s in zip(first[0], first[1]) if s["id"] == 11][0]
 assert abs(sun - 5772) < 122, sun
 PY
+run 0 info gaia.h5 --quiet
+grep -q "band G (F0 3640 Jy at 0.551 um)" out.txt && grep -q "^magnitude (V from G) " out.txt ||
+  fail "info of a G store: $(cat out.txt)"
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures failure(s)"
