@@ -111,6 +111,14 @@ expect 0 "" "$produce" -l hole.h5 -c stars.h5 -o cut.sle --images cut.csv --max-
 [ "$(head -n 38 images.csv)" = "$(cat cut.csv)" ] ||
   fail "--max-events 37: the image catalogue is not the first 37 rows"
 
+# With the stream on standard output, or only counted, the same rows.
+"$produce" -l hole.h5 -c stars.h5 -o - --images pipe.csv --chunk-events 50 --block-stars 40 \
+  --psf-min-y 1e-10 --quiet >pipe.sle || fail "-o - --images"
+cmp pipe.sle plain.sle && cmp pipe.csv images.csv || fail "-o -: another stream or image catalogue"
+expect 0 "" "$produce" -l hole.h5 -c stars.h5 --sink count -o count.json --images count.csv \
+  --chunk-events 50 --block-stars 40 --psf-min-y 1e-10 --quiet
+cmp count.csv images.csv || fail "--sink count: another image catalogue"
+
 # A replay writes both outputs under replay names and finds both hashes equal.
 expect 0 "" "$produce" --from-manifest events-fits.sle.manifest.json --quiet
 cmp images.fits images.replay.fits || fail "the replayed image catalogue differs"
