@@ -123,6 +123,19 @@ cmp count.csv images.csv || fail "--sink count: another image catalogue"
 expect 0 "" "$produce" --from-manifest events-fits.sle.manifest.json --quiet
 cmp images.fits images.replay.fits || fail "the replayed image catalogue differs"
 
+# A full disk while the image catalogue is written (a file size limit of 64 blocks, SIGXFSZ
+# ignored, so that writes past it fail as on a full disk; the stream, ~25 KB, fits): exit 1
+# with one line naming the file, nothing left.
+for name in full.csv full.fits; do
+  sh -c 'trap "" XFSZ; ulimit -f 64; exec "$@"' sh "$produce" -l hole.h5 -c stars.h5 -o full.sle \
+    --images $name --psf-min-y 1e-10 --quiet >out.txt 2>err.txt
+  status=$?
+  [ "$status" = 1 ] || fail "$name on a full disk: exit $status, expected 1: $(cat err.txt)"
+  grep -q "$name: cannot" err.txt && [ "$(wc -l <err.txt)" = 1 ] ||
+    fail "$name on a full disk: $(cat err.txt)"
+  [ -z "$(ls -a | grep '^full')" ] || fail "a failed write left $(ls -a | grep '^full')"
+done
+
 # Wrong names exit 2 naming the flag, and nothing is written.
 expect 2 "--images: images.txt: the image catalogue is CSV or FITS: name it .csv or .fits" \
   "$produce" -l hole.h5 -c stars.h5 -o bad.sle --images images.txt --quiet
