@@ -66,7 +66,7 @@ class UnitWorker {
   // The unit's stars selected cell by cell, their images found in one search (hit_search.h),
   // then each cell's images in order until the unit is done.
   // ids: with --images, the star id of each of the unit's rows.
-  UnitOutput process(const catalog::CellBlock& block, const std::vector<std::int64_t>& ids = {}) {
+  UnitOutput process(const catalog::CellBlock& block, const std::vector<std::int64_t>& ids) {
     output_ = UnitOutput{};
     block_ = &block;
     ids_ = &ids;
