@@ -14,6 +14,9 @@ const std::vector<Band>& known_bands() {
       {"J", 1.235, 1594.0, "Cohen, Wheaton & Megeath 2003, AJ 126, 1090"},
       {"H", 1.662, 1024.0, "Cohen, Wheaton & Megeath 2003, AJ 126, 1090"},
       {"Ks", 2.159, 666.7, "Cohen, Wheaton & Megeath 2003, AJ 126, 1090"},
+      {"G", 0.551, 3640.0,
+       "Gaia G converted to V by the G-V relation in BP-RP of Riello et al. 2021, A&A 649, A3 "
+       "(table C.2); V's zero point, Bessell 1979"},
   };
   return bands;
 }
@@ -49,7 +52,41 @@ double casagrande_temperature(double j_ks) {
   return 5040.0 / theta;
 }
 
+double mucciarelli_temperature(double bp_rp) {
+  return 5040.0 / (0.4929 + bp_rp * (0.5092 - 0.0353 * bp_rp));
+}
+
 }  // namespace
+
+const ColourTemperatureRelation& mucciarelli2021_bp_rp() {
+  static const ColourTemperatureRelation relation{"mucciarelli2021-dwarfs-bp-rp", "BP-RP", 0.39,
+                                                  1.50, mucciarelli_temperature};
+  return relation;
+}
+
+double gaia_g_minus_v(double c) {
+  return -0.02704 + c * (0.01424 + c * (-0.2156 + c * 0.01426));
+}
+
+void GaiaGvCounts::add(const GaiaGvCounts& other) {
+  converted += other.converted;
+  clamped_blue += other.clamped_blue;
+  clamped_red += other.clamped_red;
+}
+
+double v_from_gaia_g(double g_mag, double bp_rp, GaiaGvCounts& counts) {
+  double colour = bp_rp;
+  if (colour < kGaiaGvColourMin) {
+    colour = kGaiaGvColourMin;
+    ++counts.clamped_blue;
+  } else if (colour > kGaiaGvColourMax) {
+    colour = kGaiaGvColourMax;
+    ++counts.clamped_red;
+  } else {
+    ++counts.converted;
+  }
+  return g_mag - gaia_g_minus_v(colour);
+}
 
 const ColourTemperatureRelation& ballesteros2012_b_v() {
   static const ColourTemperatureRelation relation{"ballesteros2012-b-v", "B-V", -0.4, 2.0,

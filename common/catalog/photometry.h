@@ -16,9 +16,12 @@ struct Band {
   std::string reference;  // where the zero point comes from
 };
 
-// V (Bessell 1979) and 2MASS J, H, Ks (Cohen, Wheaton & Megeath 2003).
+// V (Bessell 1979), 2MASS J, H, Ks (Cohen, Wheaton & Megeath 2003) and Gaia G. G is not
+// fixed at a wavelength of its own: a G magnitude is converted to V through the Gaia DR3 G-V
+// relation in BP-RP (v_from_gaia_g), so band G carries V's wavelength and zero point and a
+// store of band G holds V flux densities (docs/formats/catalog.md, "Photometry").
 const std::vector<Band>& known_bands();
-// The band named `name` (case-sensitive: "V", "J", "H", "Ks"); throws InputError naming
+// The band named `name` (case-sensitive: "V", "J", "H", "Ks", "G"); throws InputError naming
 // `option` and listing the known bands otherwise.
 const Band& band_by_name(const std::string& name, const std::string& option);
 
@@ -44,6 +47,28 @@ const ColourTemperatureRelation& ballesteros2012_b_v();
 // Casagrande et al. (2010, A&A 512, A54), dwarfs: 5040 K / T = sum a_i X^i, X = J-Ks,
 // valid for 0.07 <= J-Ks <= 0.80 (about 7,390 K to 4,260 K).
 const ColourTemperatureRelation& casagrande2010_j_ks();
+
+// Mucciarelli, Bellazzini & Massari (2021, A&A 653, A90), dwarfs, at [Fe/H] = 0:
+// 5040 K / T = 0.4929 + 0.5092 C - 0.0353 C^2, C = (BP-RP)_0, calibrated for
+// 0.39 <= BP-RP <= 1.50 (about 7,350 K to 4,280 K; 1 sigma 61 K).
+const ColourTemperatureRelation& mucciarelli2021_bp_rp();
+
+// Gaia DR3 G - V as a function of BP-RP (Riello et al. 2021, A&A 649, A3, table C.2:
+// G - V = -0.02704 + 0.01424 C - 0.2156 C^2 + 0.01426 C^3, scatter 0.03017 mag), valid for
+// -0.5 < BP-RP < 5.0 (table C.1).
+constexpr double kGaiaGvColourMin = -0.5;
+constexpr double kGaiaGvColourMax = 5.0;
+double gaia_g_minus_v(double bp_rp);
+
+// Counts of the G -> V conversion: colours outside the G-V relation's range use its end.
+struct GaiaGvCounts {
+  std::uint64_t converted = 0;
+  std::uint64_t clamped_blue = 0;  // BP-RP < -0.5: G - V of -0.5
+  std::uint64_t clamped_red = 0;   // BP-RP > 5.0: G - V of 5.0
+  void add(const GaiaGvCounts& other);
+};
+// V = G - (G-V)(BP-RP), BP-RP clamped to the relation's range and the clamp counted.
+double v_from_gaia_g(double g_mag, double bp_rp, GaiaGvCounts& counts);
 
 // Counts kept for the manifest: how many temperatures needed the relation's clamp.
 struct TemperatureCounts {

@@ -88,8 +88,9 @@ CatalogStore::CatalogStore(const std::filesystem::path& path)
   if (h5::read_string_attribute(file_, store::kAttrAngleUnit) != "deg")
     throw_input_error(file_.path, "attribute ra_dec_unit", "not deg");
   band_.name = h5::read_string_attribute(file_, store::kAttrBand);
-  if (band_.name != "V" && band_.name != "J" && band_.name != "H" && band_.name != "Ks")
-    throw_input_error(file_.path, "attribute band", "'" + band_.name + "' is not V, J, H or Ks");
+  if (band_.name != "V" && band_.name != "J" && band_.name != "H" && band_.name != "Ks" &&
+      band_.name != "G")
+    throw_input_error(file_.path, "attribute band", "'" + band_.name + "' is not V, J, H, Ks or G");
   band_.zero_point_jy = h5::read_double_attribute(file_, store::kAttrZeroPoint);
   band_.wavelength_um = h5::read_double_attribute(file_, store::kAttrWavelength);
   if (!(band_.zero_point_jy > 0) || !std::isfinite(band_.zero_point_jy))

@@ -153,8 +153,10 @@ def read_catalog(path, cells=None):
                                 description="ICRS declination")
     stars["teff"] = table.Column(np.ascontiguousarray(temperatures), unit=u.K,
                                  description="effective temperature")
+    # A store of band G holds V flux densities (G converted by the Gaia G-V relation).
+    flux_band = "V band (from Gaia G)" if meta["band"] == "G" else f"{meta['band']} band"
     stars["flux"] = table.Column(np.ascontiguousarray(fluxes), unit=u.Jy,
-                                 description=f"flux density in the {meta['band']} band")
+                                 description=f"flux density in the {flux_band}")
     stars["id"] = table.Column(np.ascontiguousarray(sources["id"]),
                                description=f"catalogue identifier: {meta['id_scheme']}")
     stars["mag"] = table.Column(np.ascontiguousarray(sources["mag"]), unit=u.mag,

@@ -90,22 +90,32 @@ class LineContext {
 
 std::string mapped_unit_problem(const std::string& key, const std::string& unit) {
   const bool angle = key == "ra" || key == "dec";
-  const bool magnitude = key == "mag" || key == "bv";
+  const bool magnitude = key == "mag" || key == "bv" || key == "bp_rp";
   const std::string expected = angle ? "deg" : key == "teff" ? "K" : magnitude ? "mag" : "";
   if (unit == expected || (magnitude && unit.empty())) return {};
   return "unit " + quote(unit, 40) + " is not " +
          (expected.empty() ? std::string("none") : expected) + " (--columns " + key + ")";
 }
 
+const char* colour_key(CsvColour colour) {
+  return colour == CsvColour::bv ? "bv" : colour == CsvColour::bp_rp ? "bp_rp" : "teff";
+}
+
+CsvColour mapped_colour(const CsvColumns& columns) {
+  return columns.contains("bv")      ? CsvColour::bv
+         : columns.contains("bp_rp") ? CsvColour::bp_rp
+                                     : CsvColour::teff;
+}
+
 CsvColumns parse_csv_columns(const std::string& text) {
-  static const char* const kKeys[] = {"ra", "dec", "mag", "teff", "bv", "id"};
+  static const char* const kKeys[] = {"ra", "dec", "mag", "teff", "bv", "bp_rp", "id"};
   CsvColumns columns;
   for (const std::string_view item : split(text)) {
     const std::size_t equals = item.find('=');
     const std::string key(trim(item.substr(0, equals)));
     if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys))
       throw_input_error("--columns", key.empty() ? std::string(item) : key,
-                        "unknown key (keys: ra, dec, mag, teff or bv, id)");
+                        "unknown key (keys: ra, dec, mag, teff or bv or bp_rp, id)");
     if (equals == std::string_view::npos || trim(item.substr(equals + 1)).empty())
       throw_input_error("--columns", key, "no column name (key=NAME)");
     if (!columns.emplace(key, std::string(trim(item.substr(equals + 1)))).second)
@@ -113,8 +123,12 @@ CsvColumns parse_csv_columns(const std::string& text) {
   }
   for (const char* key : {"ra", "dec", "mag"})
     if (!columns.contains(key)) throw_input_error("--columns", key, "missing (required)");
-  if (columns.contains("teff") == columns.contains("bv"))
-    throw_input_error("--columns", "teff/bv", "exactly one of teff and bv is required");
+  const int colours = static_cast<int>(columns.contains("teff")) +
+                      static_cast<int>(columns.contains("bv")) +
+                      static_cast<int>(columns.contains("bp_rp"));
+  if (colours != 1)
+    throw_input_error("--columns", "teff/bv/bp_rp",
+                      "exactly one of teff, bv and bp_rp is required");
   return columns;
 }
 
@@ -197,7 +211,7 @@ CsvColour read_csv_catalogue(const std::filesystem::path& path, const CsvColumns
       if (!have_header) {
         positions = mapped_positions(columns, fields, context);
         header_names.assign(fields.begin(), fields.end());
-        colour = columns.contains("bv") ? CsvColour::bv : CsvColour::teff;
+        colour = mapped_colour(columns);
         have_header = true;
         continue;
       }
@@ -211,10 +225,10 @@ CsvColour read_csv_catalogue(const std::filesystem::path& path, const CsvColumns
       star.dec_deg = context.number(field("dec"), column("dec"), -90, 90);
       star.mag = context.number(field("mag"), column("mag"), -30, 40);
       star.colour = colour;
-      star.teff_or_bv =
-          colour == CsvColour::teff
-              ? context.number(field("teff"), column("teff"), kCsvTeffMin, kCsvTeffMax)
-              : context.number(field("bv"), column("bv"), -2, 10);
+      const char* key = colour_key(colour);
+      star.teff_or_bv = colour == CsvColour::teff
+                            ? context.number(field(key), column(key), kCsvTeffMin, kCsvTeffMax)
+                            : context.number(field(key), column(key), kCsvColourMin, kCsvColourMax);
       if (columns.contains("id")) {
         star.has_id = true;
         star.id = context.integer(field("id"), column("id"));
@@ -246,7 +260,7 @@ CsvColour read_csv_catalogue(const std::filesystem::path& path, const CsvColumns
     star.colour = colour;
     star.teff_or_bv = colour == CsvColour::teff
                           ? context.number(fields[3], "teff", kCsvTeffMin, kCsvTeffMax)
-                          : context.number(fields[3], "bv", -2, 10);
+                          : context.number(fields[3], "bv", kCsvColourMin, kCsvColourMax);
     visit(star);
   }
   if (in.bad()) throw_input_error(name, "", "read failed");

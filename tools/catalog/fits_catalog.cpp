@@ -105,11 +105,12 @@ CsvColour read_fits_catalogue(const std::filesystem::path& path, const CsvColumn
                                                {"dec", {-90, 90, false}},
                                                {"mag", {-30, 40, false}},
                                                {"teff", {kCsvTeffMin, kCsvTeffMax, false}},
-                                               {"bv", {-2, 10, false}}};
+                                               {"bv", {kCsvColourMin, kCsvColourMax, false}},
+                                               {"bp_rp", {kCsvColourMin, kCsvColourMax, false}}};
   std::map<std::string, int> numbers;
   for (const auto& [key, column] : columns) numbers[key] = table.column(key, column);
-  const CsvColour colour = columns.contains("bv") ? CsvColour::bv : CsvColour::teff;
-  const std::string colour_key = colour == CsvColour::bv ? "bv" : "teff";
+  const CsvColour colour = mapped_colour(columns);
+  const std::string colour_name = colour_key(colour);
   std::map<std::string, std::vector<double>> values;
   std::vector<long long> ids;
   for (long first = 1; first <= table.rows(); first += kRowsPerRead) {
@@ -138,7 +139,7 @@ CsvColour read_fits_catalogue(const std::filesystem::path& path, const CsvColumn
       star.dec_deg = values["dec"][at];
       star.mag = values["mag"][at];
       star.colour = colour;
-      star.teff_or_bv = values[colour_key][at];
+      star.teff_or_bv = values[colour_name][at];
       star.has_id = numbers.contains("id");
       if (star.has_id) star.id = ids[at];
       visit(star);

@@ -149,7 +149,8 @@ void print_text(const nlohmann::json& report) {
             << density["min"].get<double>() << ", median " << density["median"].get<double>()
             << ", max " << density["max"].get<double>() << ", empty cells "
             << density["empty_cells"] << '\n';
-  std::cout << "magnitude (" << band << ")       stars\n";
+  // A store of band G holds V flux densities (G converted through the G-V relation).
+  std::cout << "magnitude (" << (band == "G" ? std::string("V from G") : band) << ")       stars\n";
   for (const auto& bin : report["magnitude_histogram"])
     std::cout << "  " << std::setw(4) << bin["from"].get<int>() << " .. " << std::setw(4)
               << bin["to"].get<int>() << "  " << std::setw(12) << bin["count"].get<std::uint64_t>()

@@ -85,11 +85,14 @@ CLI::App* add_ingest_command(CLI::App& app, IngestOptions& options) {
           "--columns required)")
       ->check(CLI::IsMember({"auto", "stellarium", "2mass", "csv", "fits"}))
       ->capture_default_str();
-  command->add_option("--band", options.band,
-                      "Reference band: V (Stellarium), J (2MASS default), H, Ks; required for CSV");
+  command->add_option(
+      "--band", options.band,
+      "Reference band: V (Stellarium), J (2MASS default), H, Ks; required for CSV and "
+      "FITS, where G (Gaia G, with --columns bp_rp=...) is also known");
   command->add_option("--columns", options.columns,
-                      "CSV only: the columns to read, key=NAME,... with keys ra, dec, mag, teff "
-                      "or bv, id (NAME as in the file's header line, which is then required)");
+                      "CSV, ECSV and FITS: the columns to read, key=NAME,... with keys ra, dec, "
+                      "mag, one of teff, bv or bp_rp, id (NAME as in the file's header line, which "
+                      "is then required)");
   add_store_options(*command, options.order, options.memory_limit, options.deflate);
   add_common_flags(*command, options.common, true);
   return command;
@@ -176,6 +179,11 @@ int run_ingest(const IngestOptions& options, int argc, char** argv) {
   counts["teff_clamped_red"] = tally.temperatures.clamped_red;
   counts["teff_without_colour"] = tally.temperatures.without_colour;
   counts["teff_given"] = tally.temperatures.given;
+  if (band.name == "G") {
+    counts["g_to_v_converted"] = tally.gaia_g_to_v.converted;
+    counts["g_to_v_clamped_blue"] = tally.gaia_g_to_v.clamped_blue;
+    counts["g_to_v_clamped_red"] = tally.gaia_g_to_v.clamped_red;
+  }
   manifest.section("rejections") = tally.rejections.to_json();
   manifest.add_timings(times);
   manifest.commit(outputs, options.output);

@@ -78,6 +78,7 @@ void IngestTally::add(const IngestTally& other) {
   rows_read += other.rows_read;
   stars += other.stars;
   temperatures.add(other.temperatures);
+  gaia_g_to_v.add(other.gaia_g_to_v);
   rejections.merge(other.rejections);
   for (const auto& source : other.sources) sources.push_back(source);
 }
@@ -132,9 +133,12 @@ void ingest_twomass(const std::vector<std::string>& files, const Band& band, Ext
 std::string ingest_csv(const std::vector<std::string>& files, const Band& band,
                        const CsvColumns& columns, bool fits, ExternalSorter& sorter,
                        IngestTally& tally, Progress& progress) {
-  const auto& relation = ballesteros2012_b_v();
-  bool any_bv = false, any_teff = false;
-  std::int64_t id = 0;  // the star's number over all files, in command-line order
+  const bool gaia_g = band.name == "G";
+  if (gaia_g && mapped_colour(columns) != CsvColour::bp_rp)
+    throw_input_error("--band", "G",
+                      "needs the BP-RP colour for the G-V relation (--columns bp_rp=NAME)");
+  bool seen[3] = {false, false, false};  // teff, bv, bp_rp
+  std::int64_t id = 0;                   // the star's number over all files, in command-line order
   for (const auto& file : files) {
     StarBatcher batcher(sorter);
     std::uint64_t rows = 0;
@@ -143,22 +147,35 @@ std::string ingest_csv(const std::vector<std::string>& files, const Band& band,
       ++rows;
       double teff = star.teff_or_bv;
       if (star.colour == CsvColour::bv)
-        teff = temperature_from_colour(relation, star.teff_or_bv, tally.temperatures);
+        teff = temperature_from_colour(ballesteros2012_b_v(), star.teff_or_bv, tally.temperatures);
+      else if (star.colour == CsvColour::bp_rp)
+        teff =
+            temperature_from_colour(mucciarelli2021_bp_rp(), star.teff_or_bv, tally.temperatures);
       else
         ++tally.temperatures.given;
+      // Band G: the flux is V's, from V = G - (G-V)(BP-RP); the catalogue magnitude stays G.
+      const double flux_mag =
+          gaia_g ? v_from_gaia_g(star.mag, star.teff_or_bv, tally.gaia_g_to_v) : star.mag;
       ++id;
-      batcher.add(star.ra_deg, star.dec_deg, teff, flux_density_jy(band, star.mag),
+      batcher.add(star.ra_deg, star.dec_deg, teff, flux_density_jy(band, flux_mag),
                   star.has_id ? star.id : id, star.mag);
     });
     batcher.flush();
-    (colour == CsvColour::bv ? any_bv : any_teff) = true;
+    seen[static_cast<int>(colour)] = true;
     tally.rows_read += rows;
     tally.stars += rows;
     tally.sources.push_back(hashed_source(file, rows));
     std::error_code ignored;
     progress.advance(std::filesystem::file_size(file, ignored));
   }
-  return any_bv ? (any_teff ? "given+" : "") + relation.name : "given";
+  std::string relations;
+  const std::string names[3] = {"given", ballesteros2012_b_v().name, mucciarelli2021_bp_rp().name};
+  for (int kind = 0; kind < 3; ++kind) {
+    if (!seen[kind]) continue;
+    if (!relations.empty()) relations.push_back('+');
+    relations.append(names[kind]);
+  }
+  return relations.empty() ? "given" : relations;
 }
 
 }  // namespace starlens::catalog

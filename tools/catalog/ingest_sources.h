@@ -19,6 +19,7 @@ struct IngestTally {
   std::uint64_t rows_read = 0;
   std::uint64_t stars = 0;
   TemperatureCounts temperatures;
+  GaiaGvCounts gaia_g_to_v;  // band G: the G -> V conversions
   RejectionLog rejections;
   nlohmann::json sources =
       nlohmann::json::array();  // [{"path", "size", "hash", "sha256_tree", "rows"}]
@@ -36,9 +37,10 @@ void ingest_twomass(const std::vector<std::string>& files, const Band& band, Ext
                     IngestTally& tally, Progress& progress);
 
 // CSV ra,dec,mag,teff|bv in `band` (or the columns `columns` maps), or with `fits` FITS binary
-// tables of the mapped columns; B-V through Ballesteros 2012. A star's id is its mapped id
-// column, else its row number over all files. Returns the relation's name, or "given" when the
-// files give temperatures.
+// tables of the mapped columns; B-V through Ballesteros 2012, BP-RP through Mucciarelli et al.
+// 2021. Band G (the columns must map bp_rp) is converted to V through the Gaia G-V relation.
+// A star's id is its mapped id column, else its row number over all files. Returns the
+// relations' names joined by '+' ("given" for temperatures the files give).
 std::string ingest_csv(const std::vector<std::string>& files, const Band& band,
                        const CsvColumns& columns, bool fits, ExternalSorter& sorter,
                        IngestTally& tally, Progress& progress);

@@ -41,6 +41,7 @@ struct ImageTriangle {
   double mu;           // Omega_image / Omega_source
   double max_mu;       // mu, or with a point lens the bound of the point magnification over it
   std::uint8_t order;  // image order (0 without a point lens)
+  std::int8_t parity;  // +1, or -1 where lensing mirrors the source triangle (the lens map's)
 
   ImagePoint map(const std::vector<ImageVertex>& vertices, const Barycentric& source) const {
     const auto& l = source.lambda;

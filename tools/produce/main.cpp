@@ -17,6 +17,7 @@
 #include "event_sink.h"
 #include "events/stream_layout.h"
 #include "gpu_search.h"
+#include "image_catalogue.h"
 #include "input_checks.h"
 #include "lens_mesh_input.h"
 #include "manifest/background_file_hash.h"
@@ -48,6 +49,7 @@ struct ProduceOptions {
   std::string cells;
   std::string sky_region;
   std::string triangles;
+  std::string images;  // --images FILE.csv|FILE.fits
   std::uint64_t max_events = 0;
   PsfModel psf;
   CommonOptions common;
@@ -66,6 +68,10 @@ void check_produce_options(const ProduceOptions& options) {
     require_input_file(path, flag);
   if (!options.output.empty() && options.output != "-")
     check_output_path(options.output, options.common.force);
+  if (!options.images.empty()) {
+    image_format_of(options.images, "--images");  // never the stream's name: -o is .sle
+    check_output_path(options.images, options.common.force);
+  }
   if (const auto base = manifest_base(options.manifest, options.output))
     check_output_path(manifest_path_for(*base), options.common.force);
   StreamHeader header;
@@ -86,6 +92,7 @@ int run_produce(const ProduceOptions& options, int argc, char** argv) {
   // Every output locked before the run, committed with the manifest after it.
   OutputSet outputs(options.common.force);
   if (!options.output.empty() && options.output != "-") outputs.add(options.output);
+  if (!options.images.empty()) outputs.add(options.images);
   const auto manifest_output = manifest_base(options.manifest, options.output);
   if (manifest_output) outputs.add_record(manifest_path_for(*manifest_output));
   PhaseTimes times;
@@ -155,8 +162,13 @@ int run_produce(const ProduceOptions& options, int argc, char** argv) {
     gpu_search = make_gpu_search(*index, options.gpu_device, static_cast<std::size_t>(threads));
   }
 
+  std::optional<ImageCatalogueWriter> images;
+  if (!options.images.empty())
+    images.emplace(outputs, options.images, image_format_of(options.images, "--images"));
+
   ProducerSettings settings;
   settings.search = gpu_search.get();
+  settings.images = images ? &*images : nullptr;
   settings.chunk_events = options.chunk_events;
   settings.block_stars = options.block_stars;
   settings.bounds = bounds;
@@ -168,6 +180,7 @@ int run_produce(const ProduceOptions& options, int argc, char** argv) {
   {
     ScopedPhase phase(times, "finish_output");
     sink->finish();
+    if (images) images->finish();
   }
 
   Manifest manifest(kTool, argc, argv);
@@ -176,6 +189,7 @@ int run_produce(const ProduceOptions& options, int argc, char** argv) {
                            {"lensmap", options.lensmap},
                            {"catalog", options.catalog},
                            {"output", options.output},
+                           {"images", options.images},
                            {"manifest", options.manifest},
                            {"sink", options.sink},
                            {"colour", options.colour},
@@ -211,7 +225,7 @@ int run_produce(const ProduceOptions& options, int argc, char** argv) {
                                {"kernel_launches", gpu.kernel_launches}};
   }
   // The stream does not depend on where the index was searched.
-  for (const char* output_parameter : {"output", "manifest", "backend", "gpu_device"})
+  for (const char* output_parameter : {"output", "images", "manifest", "backend", "gpu_device"})
     manifest.exclude_from_digest(output_parameter);
   manifest.set_threads(threads);
   {
@@ -222,11 +236,15 @@ int run_produce(const ProduceOptions& options, int argc, char** argv) {
   }
   if (stream)
     manifest.add_output_hashed(options.output, "events", stream->bytes(), stream->tree_sha256());
+  if (images) {
+    manifest.add_output(outputs, options.images, "images");
+  }
 
   const IndexStatistics& index_statistics = index->statistics();
   manifest.counts() = class_counts(result.counts);
   manifest.counts()["chunks"] = sink->chunks();
   manifest.counts()["stream_bytes"] = sink->bytes();
+  if (images) manifest.counts()["image_rows"] = images->rows();
   manifest.counts()["triangles"] = mesh.file_triangle_count;
   manifest.counts()["triangles_in_bounds"] = triangles_in_bounds;
   manifest.counts()["triangles_indexed"] = index_statistics.triangles_indexed;
@@ -324,6 +342,9 @@ int run(int argc, char** argv) {
   app.add_option("--sky-region", produce.sky_region,
                  "Only stars within radius of ra,dec (degrees)");
   app.add_option("--triangles", produce.triangles, "Only lens-map triangles A:B");
+  app.add_option("--images", produce.images,
+                 "Also write the image catalogue, one row per event (star id, image order, x, y, "
+                 "magnification, parity, g, flux, colour): FILE.csv or FILE.fits");
   app.add_option("--max-events", produce.max_events, "Stop after N events")
       ->check(CLI::PositiveNumber);
   app.add_option("--psf-fwhm", produce.psf.fwhm, "Moffat FWHM, px");

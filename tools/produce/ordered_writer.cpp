@@ -95,6 +95,7 @@ void OrderedWriter::cut_chunk(UnitChunk& chunk, std::size_t keep, ProducerCounts
   chunk.events.resize(keep);
   chunk.triangles.resize(keep);
   chunk.classes.resize(keep);
+  if (!chunk.images.empty()) chunk.images.resize(keep);
   if (keep == 0) return;
   if (!cut_tally_) cut_tally_.emplace(settings_.triangle_count, settings_.width, settings_.height);
   chunk.summary = cut_tally_->summarise(chunk.events, chunk.triangles);
@@ -116,6 +117,7 @@ void OrderedWriter::write_chunk(const UnitChunk& chunk) {
     sink_.submit(chunk.events, kNoTriangle, kNoTriangle);
   else
     sink_.submit(chunk.events, first + lowest, first + highest);
+  if (settings_.images) settings_.images->write(chunk.events, chunk.images);
   chunks_.push_back(chunk.summary);
   events_ += chunk.events.size();
   write_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -16,6 +16,7 @@
 #include "catalog/store_reader.h"
 #include "chunk_statistics.h"
 #include "event_sink.h"
+#include "image_catalogue.h"
 #include "optics/event_class.h"
 #include "producer_counts.h"
 
@@ -26,6 +27,7 @@ struct UnitChunk {
   std::vector<StarEvent> events;
   std::vector<std::uint32_t> triangles;  // mesh numbering: triangles[i] produced events[i]
   std::vector<Classification> classes;   // of each event, to uncount those cut off
+  std::vector<ImageRecord> images;       // with --images: images[i] made events[i]; else empty
   ChunkSummary summary;
 };
 
@@ -44,7 +46,8 @@ struct OrderedWriterSettings {
   std::size_t triangle_count = 0;
   std::uint32_t width = 0;
   std::uint32_t height = 0;
-  std::size_t window = 1;  // units a worker may be ahead of the next unit to write
+  std::size_t window = 1;                  // units a worker may be ahead of the next unit to write
+  ImageCatalogueWriter* images = nullptr;  // --images: each written chunk's rows go here too
 };
 
 class OrderedWriter {

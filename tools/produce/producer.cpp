@@ -35,6 +35,8 @@ struct Hit {
   std::uint32_t mesh_triangle;  // the lens map's number
   ImagePoint point;
   double mu;  // of the triangle
+  std::uint8_t order;
+  std::int8_t parity;
 };
 
 // Shared state of one run.
@@ -64,8 +66,11 @@ class UnitWorker {
 
   // The unit's stars selected cell by cell, their images found in one search (hit_search.h),
   // then each cell's images in order until the unit is done.
-  UnitOutput process(const catalog::CellBlock& block) {
+  // ids: with --images, the star id of each of the unit's rows.
+  UnitOutput process(const catalog::CellBlock& block, const std::vector<std::int64_t>& ids) {
     output_ = UnitOutput{};
+    block_ = &block;
+    ids_ = &ids;
     output_.cells = block.end_cell - block.first_cell;
     unit_events_ = 0;
     const auto start = Clock::now();
@@ -228,7 +233,8 @@ class UnitWorker {
           point.g = d;
         }
         ++counts.images_by_order[std::min<int>(order, 3)];
-        hits_.push_back({q, index.mesh_triangle(hit.triangle), point, mu});
+        hits_.push_back(
+            {q, index.mesh_triangle(hit.triangle), point, mu, order, index.parity(hit.triangle)});
       }
       if (ring) add_ring_images(*ring, q, stars[query_stars_[q]], counts);
       imaged += hits_.size() > hits_before;
@@ -250,6 +256,12 @@ class UnitWorker {
       if (classification.event_class == EventClass::discarded) continue;
       if (classification.bounded_by_max) ++counts.direct_bounded;
       add_event(event, hit.mesh_triangle, classification);
+      if (run_.settings.images) {
+        const std::uint64_t row =
+            block_->offsets[selected.cell - block_->first_cell] + query_stars_[hit.query];
+        output_.chunks.back().images.push_back(
+            {ids_->at(row), hit.point.g, hit.parity * hit.mu, hit.order, hit.parity});
+      }
     }
     times.add("colour", std::chrono::duration<double>(Clock::now() - mapped).count());
   }
@@ -276,7 +288,8 @@ class UnitWorker {
       }
       ++counts.ring_images;
       ++counts.images_by_order[std::min(order, 3)];
-      hits_.push_back({q, kNoTriangle, image.point, image.mu});
+      hits_.push_back({q, kNoTriangle, image.point, image.mu, static_cast<std::uint8_t>(order),
+                       static_cast<std::int8_t>(image.parity)});
     }
   }
 
@@ -321,6 +334,8 @@ class UnitWorker {
   }
 
   RunState& run_;
+  const catalog::CellBlock* block_ = nullptr;       // the unit being processed
+  const std::vector<std::int64_t>* ids_ = nullptr;  // its rows' star ids (--images)
   std::unique_ptr<HitSearch> search_;
   ChunkTally tally_;
   FluxFloors flux_floors_;
@@ -383,9 +398,11 @@ ProducerResult run_producer(const TriangleIndex& index, catalog::CatalogStore& s
   writing.width = settings.width;
   writing.height = settings.height;
   writing.window = settings.units_ahead_per_thread * threads;
+  writing.images = settings.images;
   OrderedWriter writer(sink, writing, run.stop);
   Progress progress("produce", stars_selected, settings.quiet);
-  UnitReader reader(store, units, settings.units_read_ahead_per_thread * threads, run.stop);
+  UnitReader reader(store, units, settings.units_read_ahead_per_thread * threads, run.stop,
+                    settings.images != nullptr);
   std::mutex merge_mutex;
   std::exception_ptr failure;
 
@@ -399,7 +416,7 @@ ProducerResult run_producer(const TriangleIndex& index, catalog::CatalogStore& s
       while (std::optional<ReadBlock> read = reader.next(worker.times)) {
         writer.wait_for_turn(read->unit);
         const catalog::CellBlock block = decode(*read, worker.times);
-        UnitOutput output = worker.process(block);
+        UnitOutput output = worker.process(block, read->ids);
         output.reads = read->reads;
         progress.advance(block.stars.size());
         writer.deliver(read->unit, std::move(output));

@@ -16,6 +16,7 @@
 #include "event_assembly.h"
 #include "event_sink.h"
 #include "hit_search.h"
+#include "image_catalogue.h"
 #include "producer_counts.h"
 #include "run_bounds.h"
 #include "triangle_index.h"
@@ -38,6 +39,9 @@ struct ProducerSettings {
   std::size_t units_read_ahead_per_thread = 1;
   // The triangle-index search (hit_search.h); null: the CPU's.
   SearchBackend* search = nullptr;
+  // --images: one row per written event (star id, order, position, mu, parity, g, flux), in
+  // stream order; the units' star ids are then read too.
+  ImageCatalogueWriter* images = nullptr;
 };
 
 struct ProducerResult {

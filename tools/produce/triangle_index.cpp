@@ -52,8 +52,9 @@ float float_above(double x) {
 // A triangle's image side: its mu, or with a point lens its bound of the point magnification
 // (what the visibility bounds of groups and cells take) and its image order.
 ImageTriangle image_triangle(const LensMesh& mesh, std::size_t t) {
-  if (mesh.max_point_mu.empty()) return {mesh.triangles[t], mesh.mu[t], mesh.mu[t], 0};
-  return {mesh.triangles[t], mesh.mu[t], mesh.max_point_mu[t], mesh.order[t]};
+  const std::int8_t parity = mesh.parity.empty() ? std::int8_t{1} : mesh.parity[t];
+  if (mesh.max_point_mu.empty()) return {mesh.triangles[t], mesh.mu[t], mesh.mu[t], 0, parity};
+  return {mesh.triangles[t], mesh.mu[t], mesh.max_point_mu[t], mesh.order[t], parity};
 }
 
 }  // namespace

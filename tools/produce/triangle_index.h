@@ -82,6 +82,8 @@ class TriangleIndex {
     return images_[triangle].psi(image_vertices_, weights);
   }
   std::uint8_t image_order(std::uint32_t triangle) const { return images_[triangle].order; }
+  // +1, or -1 where the lens map's triangle mirrors its source.
+  std::int8_t parity(std::uint32_t triangle) const { return images_[triangle].parity; }
   // mu, or with a point lens the bound of the point magnification over the triangle.
   double max_mu_of(std::uint32_t triangle) const { return images_[triangle].max_mu; }
   // The mesh's point lens (null unless Schwarzschild): images get its point magnification.

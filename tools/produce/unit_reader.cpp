@@ -19,8 +19,12 @@ catalog::CellBlock decode(ReadBlock& read, PhaseTimes& times) {
 }
 
 UnitReader::UnitReader(catalog::CatalogStore& store, const std::vector<ReadUnit>& units,
-                       std::size_t depth, std::atomic<bool>& stop)
-    : store_(store), units_(units), depth_(std::max<std::size_t>(depth, 1)), stop_(stop) {}
+                       std::size_t depth, std::atomic<bool>& stop, bool read_ids)
+    : store_(store),
+      units_(units),
+      depth_(std::max<std::size_t>(depth, 1)),
+      stop_(stop),
+      read_ids_(read_ids) {}
 
 std::optional<ReadBlock> UnitReader::next(PhaseTimes& times) {
   std::unique_lock lock(mutex_);
@@ -46,12 +50,17 @@ void UnitReader::read_one(std::unique_lock<std::mutex>& lock, PhaseTimes& times)
   const std::size_t unit_number = next_unit_++;
   reading_ = true;
   lock.unlock();
-  ReadBlock read{unit_number, {}, {}};
+  ReadBlock read{unit_number, {}, {}, {}};
   try {
     const ReadUnit& unit = units_[unit_number];
     const auto start = std::chrono::steady_clock::now();
     const catalog::ReadStatistics before = store_.statistics();
     read.stored = store_.read_stored_cells(unit.first_cell, unit.end_cell);
+    if (read_ids_ && !read.stored.rows.empty()) {
+      const auto sources = store_.read_sources(read.stored.first_row, read.stored.rows.size());
+      read.ids.reserve(sources.size());
+      for (const auto& source : sources) read.ids.push_back(source.id);
+    }
     read.reads = reads_between(before, store_.statistics());
     times.add("read", seconds_since(start));
   } catch (...) {

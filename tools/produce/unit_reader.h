@@ -25,6 +25,7 @@ struct ReadBlock {
   std::size_t unit = 0;  // number in the plan
   catalog::StoredCells stored;
   catalog::ReadStatistics reads;  // what reading it cost
+  std::vector<std::int64_t> ids;  // with read_ids: the star id of each of the unit's rows
 };
 
 // The unit's stars: checked and converted by the worker that took it, outside the serial
@@ -33,8 +34,9 @@ catalog::CellBlock decode(ReadBlock& read, PhaseTimes& times);
 
 class UnitReader {
  public:
+  // read_ids: also read each unit's star ids (/stars/source), for the image catalogue.
   UnitReader(catalog::CatalogStore& store, const std::vector<ReadUnit>& units, std::size_t depth,
-             std::atomic<bool>& stop);
+             std::atomic<bool>& stop, bool read_ids = false);
 
   // The next unit in plan order (none when every unit is taken or the run stopped). Reads
   // (this thread's "read" time in `times`) happen here; a failed read stops the run.
@@ -51,6 +53,7 @@ class UnitReader {
   const std::vector<ReadUnit>& units_;
   std::size_t depth_;
   std::atomic<bool>& stop_;
+  bool read_ids_;
   std::mutex mutex_;
   std::condition_variable read_done_;
   std::deque<ReadBlock> ready_;  // read, not yet taken

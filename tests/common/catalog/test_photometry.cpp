@@ -25,7 +25,7 @@ TEST_CASE("photometry: zero points and magnitudes") {
         magnitude_from_flux(band_by_name("Ks", "b"), flux_density_jy(band_by_name("Ks", "b"), m)) ==
         doctest::Approx(m).epsilon(1e-12));
   CHECK_THROWS_AS(band_by_name("K", "--band"), InputError);
-  CHECK_THROWS_WITH(band_by_name("R", "--band"), doctest::Contains("known: V, J, H, Ks"));
+  CHECK_THROWS_WITH(band_by_name("R", "--band"), doctest::Contains("known: V, J, H, Ks, G"));
 }
 
 TEST_CASE("photometry: Ballesteros 2012 B-V and Casagrande 2010 J-Ks, clamped and counted") {
@@ -66,6 +66,56 @@ TEST_CASE("photometry: Ballesteros 2012 B-V and Casagrande 2010 J-Ks, clamped an
     CHECK(t < previous);
     previous = t;
   }
+}
+
+TEST_CASE(
+    "photometry: Gaia BP-RP temperatures (Mucciarelli et al. 2021) and G to V (Riello 2021)") {
+  TemperatureCounts counts;
+  const auto& mucciarelli = mucciarelli2021_bp_rp();
+  CHECK(mucciarelli.colour == "BP-RP");
+  CHECK(mucciarelli.colour_min == 0.39);
+  CHECK(mucciarelli.colour_max == 1.50);
+  // Table 1, dwarfs, (BP-RP)0 at [Fe/H] = 0: theta = 0.4929 + 0.5092 C - 0.0353 C^2.
+  for (const double c : {0.39, 0.6, 0.82, 1.0, 1.5}) {
+    const double theta = 0.4929 + 0.5092 * c - 0.0353 * c * c;
+    CHECK(temperature_from_colour(mucciarelli, c, counts) ==
+          doctest::Approx(5040.0 / theta).epsilon(1e-14));
+  }
+  CHECK(counts.from_colour == 5);
+  // The Sun, (BP-RP)0 = 0.82 (Casagrande & VandenBerg 2018), Teff 5772 K (IAU 2015 B3): within
+  // two of the relation's 61 K sigma.
+  CHECK(std::fabs(temperature_from_colour(mucciarelli, 0.82, counts) - 5772.0) < 122.0);
+  CHECK(temperature_from_colour(mucciarelli, 0.2, counts) == mucciarelli.temperature_k(0.39));
+  CHECK(temperature_from_colour(mucciarelli, 3.0, counts) == mucciarelli.temperature_k(1.50));
+  CHECK(counts.clamped_blue == 1);
+  CHECK(counts.clamped_red == 1);
+  double previous = 1e9;
+  for (double c = mucciarelli.colour_min; c <= mucciarelli.colour_max; c += 0.01) {
+    const double t = mucciarelli.temperature_k(c);
+    CHECK(t < previous);
+    previous = t;
+  }
+
+  // Riello et al. 2021, table C.2: G - V = -0.02704 + 0.01424 C - 0.2156 C^2 + 0.01426 C^3.
+  GaiaGvCounts gv;
+  CHECK(gaia_g_minus_v(0.0) == -0.02704);
+  for (const double c : {-0.5, 0.0, 0.82, 2.0, 5.0}) {
+    const double g_minus_v = -0.02704 + 0.01424 * c - 0.2156 * c * c + 0.01426 * c * c * c;
+    CHECK(v_from_gaia_g(10.0, c, gv) == doctest::Approx(10.0 - g_minus_v).epsilon(1e-14));
+  }
+  CHECK(gv.converted == 5);
+  // The Sun: G - V = -0.15 at BP-RP = 0.82 (G = -26.90, V = -26.76 in Casagrande & VandenBerg
+  // 2018 give -0.14; the relation's scatter is 0.03 mag).
+  CHECK(std::fabs(gaia_g_minus_v(0.82) + 0.14) < 0.03);
+  CHECK(v_from_gaia_g(10.0, -0.9, gv) == v_from_gaia_g(10.0, -0.5, gv));
+  CHECK(v_from_gaia_g(10.0, 7.0, gv) == v_from_gaia_g(10.0, 5.0, gv));
+  CHECK(gv.clamped_blue == 1);
+  CHECK(gv.clamped_red == 1);
+  CHECK(gv.converted == 7);
+  // Band G carries V's zero point and wavelength: its flux densities are V's.
+  const Band& g = band_by_name("G", "--band");
+  CHECK(g.zero_point_jy == 3640.0);
+  CHECK(g.wavelength_um == 0.551);
 }
 
 TEST_CASE("cells: the automatic order is the one nearest 1000 stars per cell") {

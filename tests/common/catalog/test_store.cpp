@@ -405,7 +405,7 @@ TEST_CASE("store: scalar attributes stored as arrays and impossible shapes are r
   auto path = scratch / "band.h5";
   std::filesystem::copy_file(good, path);
   set_attribute(path, "band", std::string("K"));
-  expect_rejected(path, "attribute band: 'K' is not V, J, H or Ks");
+  expect_rejected(path, "attribute band: 'K' is not V, J, H, Ks or G");
 
   // A count and table shape that agree but that no file of this size can hold.
   path = scratch / "huge.h5";

@@ -269,6 +269,62 @@ assert (a["/stars/source"][:] == b["/stars/source"][:]).all()
 assert b.attrs["id_scheme"] == b"FITS column Source", b.attrs["id_scheme"]
 PY
 
+# --- Gaia: --band G with a BP-RP column, as CSV, ECSV (unit mag) and FITS: temperatures from
+# Mucciarelli, Bellazzini & Massari 2021 (dwarfs, [Fe/H] = 0) and V from G through the Riello
+# et al. 2021 G-V relation, both written out here from the papers' coefficients; colours
+# outside either relation's range are clamped to its end and counted.
+printf 'source_id,ra,dec,phot_g_mean_mag,bp_rp,parallax\n11,10.5,20.25,5.0,0.82,1.0\n12,30.0,-5.0,6.0,0.1,2.0\n13,50.0,5.0,7.0,6.0,3.0\n14,70.0,15.0,8.0,-1.0,4.0\n' >gaia.csv
+gaia_columns=ra=ra,dec=dec,mag=phot_g_mean_mag,bp_rp=bp_rp,id=source_id
+run 0 ingest gaia.csv --band G --columns $gaia_columns -o gaia.h5 --quiet
+/usr/bin/python3 - <<'PY' || fail "astropy could not write the Gaia ECSV and FITS files"
+from astropy.table import Table
+t = Table.read("gaia.csv", format="ascii.csv")
+for column, unit in (("ra", "deg"), ("dec", "deg"), ("phot_g_mean_mag", "mag"), ("bp_rp", "mag")):
+    t[column].unit = unit
+t.write("gaia.ecsv", format="ascii.ecsv")
+t.write("gaia.fits", format="fits")
+PY
+run 0 ingest gaia.ecsv --band G --columns $gaia_columns -o gaia_ecsv.h5 --quiet
+run 0 ingest gaia.fits --band G --columns $gaia_columns -o gaia_fits.h5 --quiet
+/usr/bin/python3 - gaia.h5 gaia_ecsv.h5 gaia_fits.h5 <<'PY' || fail "Gaia G and BP-RP: stars differ from the published relations"
+import json, sys, h5py, numpy as np
+def teff(c):  # Mucciarelli, Bellazzini & Massari 2021, table 1, dwarfs, (BP-RP)0, [Fe/H] = 0
+    c = min(max(c, 0.39), 1.50)
+    return 5040.0 / (0.4929 + 0.5092 * c - 0.0353 * c * c)
+def g_minus_v(c):  # Riello et al. 2021, table C.2, valid for -0.5 < BP-RP < 5.0 (table C.1)
+    c = min(max(c, -0.5), 5.0)
+    return -0.02704 + 0.01424 * c - 0.2156 * c ** 2 + 0.01426 * c ** 3
+stars = {11: (5.0, 0.82), 12: (6.0, 0.1), 13: (7.0, 6.0), 14: (8.0, -1.0)}
+first = None
+for path in sys.argv[1:]:
+    f = h5py.File(path, "r")
+    assert f.attrs["band"] == b"G", f.attrs["band"]
+    assert f.attrs["F0"] == 3640.0 and f.attrs["band_wavelength_um"] == 0.551
+    assert f.attrs["teff_relation"] == b"mucciarelli2021-dwarfs-bp-rp", f.attrs["teff_relation"]
+    table, source = f["/stars/table"][:], f["/stars/source"][:]
+    for row, src in zip(table, source):
+        g, c = stars[int(src["id"])]
+        assert src["mag"] == np.float32(g), (src, g)          # the catalogue's G is kept
+        assert abs(row["teff"] / teff(c) - 1) < 1e-6, (row, teff(c))
+        v = g - g_minus_v(c)
+        assert abs(row["flux"] / (3640.0 * 10 ** (-0.4 * v)) - 1) < 1e-6, (row, v)
+    if first is None:
+        first = (table, source)
+    else:
+        assert (first[0] == table).all() and (first[1] == source).all(), path
+    counts = json.load(open(path + ".manifest.json"))["counts"]
+    want = {"teff_from_colour": 1, "teff_clamped_blue": 2, "teff_clamped_red": 1,
+            "g_to_v_converted": 2, "g_to_v_clamped_blue": 1, "g_to_v_clamped_red": 1}
+    assert {k: counts[k] for k in want} == want, counts
+# The Sun as an independent reference: (BP-RP)0 = 0.82 (Casagrande & VandenBerg 2018) gives
+# within 2 sigma (61 K) of its 5772 K (IAU 2015 B3).
+sun = [r["teff"] for r, s in zip(first[0], first[1]) if s["id"] == 11][0]
+assert abs(sun - 5772) < 122, sun
+PY
+run 0 info gaia.h5 --quiet
+grep -q "band G (F0 3640 Jy at 0.551 um)" out.txt && grep -q "^magnitude (V from G) " out.txt ||
+  fail "info of a G store: $(cat out.txt)"
+
 if [ "$failures" -ne 0 ]; then
   echo "$failures failure(s)"
   exit 1

@@ -133,11 +133,11 @@ bad_file absent.csv 'Source,RAJ2000,DE_ICRS,Vmag,Teff\n1,10,20,5,5800\n' \
 bad_file short.csv 'Source,RA_ICRS,DE_ICRS,Vmag,Teff\n1,10,20,5\n' \
   "line 2: columns: 4 fields, the header has 5"
 bad_file noheader.csv '# only comments\n' "header: missing (required with --columns)"
-expect 2 "--columns: colour: unknown key (keys: ra, dec, mag, teff or bv, id)" \
+expect 2 "--columns: colour: unknown key (keys: ra, dec, mag, teff or bv or bp_rp, id)" \
   ingest nan.csv --band V --columns "$map,colour=BP-RP" -o x.h5 --quiet
 expect 2 "--columns: mag: missing (required)" \
   ingest nan.csv --band V --columns ra=RA_ICRS,dec=DE_ICRS,teff=Teff -o x.h5 --quiet
-expect 2 "--columns: teff/bv: exactly one of teff and bv is required" \
+expect 2 "--columns: teff/bv/bp_rp: exactly one of teff, bv and bp_rp is required" \
   ingest nan.csv --band V --columns "$map,bv=BV" -o x.h5 --quiet
 expect 2 "--columns: ra: given twice" \
   ingest nan.csv --band V --columns "$map,ra=X" -o x.h5 --quiet
@@ -191,6 +191,45 @@ expect 2 "--columns: required for FITS tables" ingest good.fits --band V -o x.h5
 printf 'SIMPLE  = T\n' >text.fits
 expect 2 "text.fits: not a FITS file" ingest text.fits --band V --columns "$map" -o x.h5 --quiet
 [ ! -e x.h5 ] || fail "a store was written from a bad FITS input"
+
+echo "== Gaia: --band G and bp_rp, bad values exit 2 naming file, line (or row) and column"
+gmap=ra=ra,dec=dec,mag=phot_g_mean_mag,bp_rp=bp_rp,id=source_id
+printf 'source_id,ra,dec,phot_g_mean_mag,bp_rp\n1,10,20,5,0.8\n2,11,21,6,red\n' >gaia_nan.csv
+expect 2 "gaia_nan.csv: line 3: column bp_rp: 'red' is not a number" \
+  ingest gaia_nan.csv --band G --columns "$gmap" -o x.h5 --quiet
+printf 'source_id,ra,dec,phot_g_mean_mag,bp_rp\n1,10,20,5,\n' >gaia_empty.csv
+expect 2 "gaia_empty.csv: line 2: column bp_rp: '' is not a number" \
+  ingest gaia_empty.csv --band G --columns "$gmap" -o x.h5 --quiet
+printf 'source_id,ra,dec,phot_g_mean_mag,bp_rp\n1,10,20,5,12\n' >gaia_range.csv
+expect 2 "gaia_range.csv: line 2: column bp_rp: 12.000000 outside [-2.000000, 10.000000]" \
+  ingest gaia_range.csv --band G --columns "$gmap" -o x.h5 --quiet
+printf 'source_id,ra,dec,phot_g_mean_mag,teff\n1,10,20,5,5800\n' >gaia_teff.csv
+expect 2 "--band: G: needs the BP-RP colour for the G-V relation (--columns bp_rp=NAME)" \
+  ingest gaia_teff.csv --band G --columns ra=ra,dec=dec,mag=phot_g_mean_mag,teff=teff -o x.h5 --quiet
+printf 'ra,dec,mag,bv\n10,20,5,0.6\n' >stars_g.csv
+expect 2 "--band: G: needs the BP-RP colour" ingest stars_g.csv --band G -o x.h5 --quiet
+expect 2 "--columns: teff/bv/bp_rp: exactly one of teff, bv and bp_rp is required" \
+  ingest gaia_nan.csv --band G --columns "$gmap,bv=bp_rp" -o x.h5 --quiet
+printf '# %%ECSV 1.0\n# ---\n# datatype:\n# - {name: source_id, datatype: int64}\n# - {name: ra, unit: deg, datatype: float64}\n# - {name: dec, unit: deg, datatype: float64}\n# - {name: phot_g_mean_mag, unit: mag, datatype: float64}\n# - {name: bp_rp, unit: K, datatype: float64}\nsource_id ra dec phot_g_mean_mag bp_rp\n1 10 20 5 0.8\n' >gaia_unit.ecsv
+expect 2 "gaia_unit.ecsv: ECSV column bp_rp: unit 'K' is not mag (--columns bp_rp)" \
+  ingest gaia_unit.ecsv --band G --columns "$gmap" -o x.h5 --quiet
+/usr/bin/python3 - <<'PY'
+import numpy as np
+from astropy.table import Table
+t = Table({"source_id": np.array([1, 2], dtype=np.int64), "ra": [10.0, 11.0], "dec": [20.0, 21.0],
+           "phot_g_mean_mag": [5.0, 6.0], "bp_rp": [0.8, np.nan]},
+          units={"ra": "deg", "dec": "deg", "phot_g_mean_mag": "mag", "bp_rp": "mag"})
+t.write("gaia_null.fits", format="fits")
+t["bp_rp"].unit = "K"
+t["bp_rp"][1] = 1.0
+t.write("gaia_unit.fits", format="fits")
+PY
+expect 2 "gaia_null.fits: row 2: column bp_rp: nan is null or outside" \
+  ingest gaia_null.fits --band G --columns "$gmap" -o x.h5 --quiet
+expect 2 "gaia_unit.fits: column bp_rp: unit 'K' is not mag (--columns bp_rp)" \
+  ingest gaia_unit.fits --band G --columns "$gmap" -o x.h5 --quiet
+expect 2 "Stellarium catalogues have V magnitudes, not G" ingest good.cat --band G -o x.h5 --quiet
+[ ! -e x.h5 ] || fail "a store was written from a bad Gaia input"
 
 echo "== --from-manifest: manifests of the wrong shape exit 2 naming the manifest and key path"
 printf 'ra,dec,mag,teff\n10.0,20.0,5.3,5800\n' >stars.csv

@@ -47,7 +47,7 @@ bad_store count4000.h5 "attribute count: is an array of 4000 values, expected a 
   --set-array count=4000
 bad_store order3.h5 "attribute order: is an array of 3 values, expected a scalar" --set-array order=3
 bad_store f0.h5 "attribute F0: is an array of 2 values, expected a scalar" --set-array F0=2
-bad_store band.h5 "attribute band: 'B' is not V, J, H or Ks" --set-string band=B
+bad_store band.h5 "attribute band: 'B' is not V, J, H, Ks or G" --set-string band=B
 
 # Paths that are no HDF5 file, each said as what it is.
 mkdir folder.h5
