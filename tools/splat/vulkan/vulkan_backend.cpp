@@ -44,7 +44,8 @@ std::uint32_t batch_events_from_environment() {
   char* end = nullptr;
   errno = 0;
   const unsigned long long value = std::strtoull(text, &end, 10);
-  if (errno || end == text || *end || value < 1 || value > (1ull << 24)) {
+  if (errno || end == text || *end || value < 1 || value > (1ull << 24) ||
+      !(*text >= '0' && *text <= '9')) {
     std::string reason = "'";
     reason += text;
     reason += "' is not a whole number from 1 to 2^24";
@@ -260,6 +261,7 @@ class VulkanBackend final : public SplatBackend {
     vulkan["passes"] = passes_;
     vulkan["passes_split_for_references"] = split_passes_;
     vulkan["tile_references_capacity"] = reference_capacity_;
+    vulkan["longest_tile_list"] = longest_list_;
     vulkan["list_window_cached"] = cached_window_;
     vulkan["list_window_direct"] = direct_window_;
     statistics["vulkan"] = vulkan;
@@ -409,6 +411,7 @@ class VulkanBackend final : public SplatBackend {
     auto* info = static_cast<volatile std::uint32_t*>(info_.mapped());
     const std::uint32_t references = atomic ? 0 : info[0];
     const std::uint32_t longest = atomic ? 0 : info[4];
+    longest_list_ = std::max(longest_list_, longest);
     if (references > reference_capacity_) {
       const std::uint64_t range = context_->description().max_storage_buffer_range / 4;
       if (references > range) {
@@ -502,6 +505,7 @@ class VulkanBackend final : public SplatBackend {
   std::uint64_t contributions_cache_ = 0;
   std::uint64_t contributions_direct_ = 0;
   std::uint64_t passes_ = 0;
+  std::uint32_t longest_list_ = 0;  // the longest tile list of any pass
   std::uint64_t split_passes_ = 0;
   PhaseTimes times_;
 };

@@ -32,7 +32,7 @@ std::uint64_t memory_limit_from_environment() {
   char* end = nullptr;
   errno = 0;
   const unsigned long long value = std::strtoull(text, &end, 10);
-  if (errno || end == text || *end || value < 1) {
+  if (errno || end == text || *end || value < 1 || !(*text >= '0' && *text <= '9')) {
     std::string reason = "'";
     reason += text;
     reason += "' is not a positive whole number of bytes";
