@@ -1,14 +1,45 @@
 #include "vulkan_api.h"
 
 #include <dlfcn.h>
+#include <link.h>
 
 #include <cstdlib>
+#include <set>
 
 #include "core/errors.h"
 
 namespace starlens {
 
+namespace {
+
+int add_library(dl_phdr_info* info, std::size_t, void* names) {
+  if (info->dlpi_name && *info->dlpi_name)
+    static_cast<std::set<std::string>*>(names)->insert(info->dlpi_name);
+  return 0;
+}
+
+std::set<std::string> loaded_libraries() {
+  std::set<std::string> names;
+  dl_iterate_phdr(add_library, &names);
+  return names;
+}
+
+// The libraries loaded before the loader was opened (the drivers are those loaded after).
+std::set<std::string>& libraries_before_loader() {
+  static std::set<std::string> names;
+  return names;
+}
+
+}  // namespace
+
+void keep_vulkan_drivers_loaded() {
+  for (const std::string& name : loaded_libraries())
+    if (!libraries_before_loader().count(name))
+      dlopen(name.c_str(), RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+}
+
 void load_vulkan_loader(VulkanApi& api) {
+  if (libraries_before_loader().empty()) libraries_before_loader() = loaded_libraries();
   const char* named = std::getenv("STARLENS_VULKAN_LOADER");
   api.library_name = named && *named ? named : "libvulkan.so.1";
   api.library = dlopen(api.library_name.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -47,7 +78,8 @@ void load_vulkan_device_functions(VulkanApi& api, VkDevice device) {
 }
 
 void close_vulkan_loader(VulkanApi& api) {
-  if (api.library) dlclose(api.library);
+  // The library stays loaded until the process ends: drivers keep state in it that outlives
+  // vkDestroyInstance (lavapipe's allocations would turn into leaks once it was unmapped).
   api.library = nullptr;
 }
 

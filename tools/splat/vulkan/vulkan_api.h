@@ -91,6 +91,11 @@ void load_vulkan_loader(VulkanApi& api);
 // vkCreateDevice); RunFailure naming the missing function.
 void load_vulkan_instance_functions(VulkanApi& api, VkInstance instance);
 void load_vulkan_device_functions(VulkanApi& api, VkDevice device);
+// Marks every library loaded since the loader (the loader, the drivers it opened) to stay
+// mapped until the process ends: drivers keep state that outlives vkDestroyInstance, and once
+// a driver were unmapped its allocations would show as leaks.
+void keep_vulkan_drivers_loaded();
+// Forgets the loader's entry points (the library itself stays loaded until the process ends).
 void close_vulkan_loader(VulkanApi& api);
 
 // "VK_ERROR_OUT_OF_DEVICE_MEMORY" for VK_ERROR_OUT_OF_DEVICE_MEMORY, "VkResult N" for others.

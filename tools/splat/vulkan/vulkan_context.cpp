@@ -96,6 +96,7 @@ void VulkanContext::create(int index, const std::string& strategy) {
                       "vkCreateInstance failed: VK_ERROR_INCOMPATIBLE_DRIVER (no Vulkan driver: "
                       "the loader found no usable ICD)");
   check_vulkan(created, "instance", "vkCreateInstance");
+  keep_vulkan_drivers_loaded();
   load_vulkan_instance_functions(api_, instance_);
 
   std::uint32_t count = 0;

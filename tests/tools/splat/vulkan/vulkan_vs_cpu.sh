@@ -63,10 +63,10 @@ same() {
     fail "$1: $2 and $3 differ: $(tail -n 2 compare.out)"
 }
 
-synth uniform --distribution uniform --count 20000 --width 250 --height 170 --seed 11 --chunk-events 4096
-synth hotspot --distribution hotspot --count 20000 --width 250 --height 170 --seed 12 --chunk-events 4096
-synth cached --distribution uniform --count 20000 --width 250 --height 170 --seed 17 --flux-max 0.01 --chunk-events 4096
-synth mixed --distribution mixed --count 1500 --width 121 --height 83 --seed 13 --chunk-events 500
+synth uniform --distribution uniform --count 12000 --width 250 --height 170 --seed 11 --chunk-events 4096
+synth hotspot --distribution hotspot --count 12000 --width 250 --height 170 --seed 12 --chunk-events 4096
+synth cached --distribution uniform --count 12000 --width 250 --height 170 --seed 17 --flux-max 0.01 --chunk-events 4096
+synth mixed --distribution mixed --count 900 --width 121 --height 83 --seed 13 --chunk-events 500
 synth edges --distribution mixed --count 600 --width 37 --height 23 --seed 14 --chunk-events 100
 synth direct --distribution mixed --count 150 --width 45 --height 29 --seed 15 --chunk-events 100
 synth crowded --distribution hotspot --count 60000 --width 40 --height 30 --seed 16 --flux-max 0.01 --chunk-events 4096
