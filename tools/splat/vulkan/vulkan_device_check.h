@@ -32,9 +32,9 @@ struct VulkanDeviceDescription {
 // The newest Vulkan the backend needs of a device: 1.1 (storage-buffer layouts and
 // vkGetPhysicalDeviceFeatures2 in core).
 inline constexpr std::uint32_t kVulkanRequiredApi = (1u << 22) | (1u << 12);
-// The shared memory the tile shaders declare (tile_accumulate.comp: 64 prepared events and a
-// tile of RGB doubles; tile_sort.comp: 4,096 keys), rounded up.
-inline constexpr std::uint32_t kVulkanSharedMemoryBytes = 16384;
+// The shared memory the tile shaders declare (tile_accumulate.comp: 64 prepared events, their
+// chords of the tile's rows, a tile of RGB doubles; tile_sort.comp: 4,096 keys), rounded up.
+inline constexpr std::uint32_t kVulkanSharedMemoryBytes = 24576;
 
 // "0: llvmpipe (LLVM 15.0.6, 256 bits) (CPU, Vulkan 1.3.230, float64: yes, float64 atomic add:
 // no)", one line per device.

@@ -42,11 +42,11 @@ std::string run_failure(const VulkanDeviceDescription& device) {
 
 }  // namespace
 
-TEST_CASE("a device with float64, Vulkan 1.1, a compute queue and 16 KiB of shared memory runs") {
+TEST_CASE("a device with float64, Vulkan 1.1, a compute queue and 24 KiB of shared memory runs") {
   CHECK(run_failure(lavapipe()).empty());
   VulkanDeviceDescription device = lavapipe();
   device.api_version = (1u << 22) | (1u << 12);
-  device.max_shared_memory_bytes = 16384;
+  device.max_shared_memory_bytes = 24576;
   CHECK(run_failure(device).empty());
 }
 
@@ -69,8 +69,8 @@ TEST_CASE("Vulkan 1.0, no compute queue and too little shared memory are refused
   no_compute.compute_queue = false;
   CHECK(run_failure(no_compute).find("has no compute queue") != std::string::npos);
   VulkanDeviceDescription small = lavapipe();
-  small.max_shared_memory_bytes = 16383;
-  CHECK(run_failure(small).find("16383 bytes of workgroup memory") != std::string::npos);
+  small.max_shared_memory_bytes = 24575;
+  CHECK(run_failure(small).find("24575 bytes of workgroup memory") != std::string::npos);
 }
 
 TEST_CASE("the atomic strategy needs shaderBufferFloat64AtomicAdd; other strategies are refused") {
