@@ -13,7 +13,7 @@ DEBIAN_PACKAGES := meson ninja-build pkg-config g++ cmake git \
   colord-data stellarium-data=0.22.2-1 hipcc libamdhip64-dev python3 time \
   python3-numpy python3-h5py python3-astropy python3-openimageio python3-xxhash \
   python3-matplotlib python3-pip python3-setuptools clang libclang-rt-14-dev libomp-14-dev ffmpeg \
-  snakemake slurm-wlm munge
+  snakemake slurm-wlm munge glslc libvulkan-dev mesa-vulkan-drivers
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 BUILD := build

@@ -16,8 +16,9 @@ namespace starlens {
 struct SplatSettings {
   bool all_direct = false;                // --psf-direct: every event evaluated exactly
   int threads = 0;                        // CPU threads (0: all)
-  int gpu_device = 0;                     // --gpu-device
+  int gpu_device = 0;                     // --gpu-device (a Vulkan device with --backend vulkan)
   std::string gpu_strategy = "adaptive";  // atomic | tile16 | tile32 | scatter16 | adaptive
+                                          // (vulkan: atomic | tile16 | adaptive)
   bool quiet = false;
   std::uint64_t events_bound = 0;  // most events the input can hold (0: unknown, standard input)
 };
@@ -43,5 +44,8 @@ std::unique_ptr<SplatBackend> make_count_backend(const SplatSettings& settings);
 // Defined in tools/splat/gpu/ when built with -Dgpu=cuda|hip; otherwise throws InputError
 // ("this build has no GPU backend").
 std::unique_ptr<SplatBackend> make_gpu_backend(const SplatSettings& settings);
+// Defined in tools/splat/vulkan/ when built with the Vulkan headers and glslc (-Dvulkan);
+// otherwise throws InputError ("this build has no vulkan backend").
+std::unique_ptr<SplatBackend> make_vulkan_backend(const SplatSettings& settings);
 
 }  // namespace starlens

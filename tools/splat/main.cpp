@@ -63,6 +63,7 @@ struct ReplayResult {
 std::unique_ptr<SplatBackend> make_backend(const std::string& name, const SplatSettings& settings) {
   if (name == "cpu") return make_cpu_backend(settings);
   if (name == "count") return make_count_backend(settings);
+  if (name == "vulkan") return make_vulkan_backend(settings);
   return make_gpu_backend(settings);
 }
 
@@ -189,16 +190,18 @@ int run(int argc, char** argv) {
                  "Luminance Y mapped to display white in the PNG and to 1 in the EXR's viewer "
                  "part (default: automatic, the 99.9th percentile of pixel Y)")
       ->check(CLI::PositiveNumber);
-  app.add_option("--backend", options.backend, "cpu | gpu | count")
-      ->check(CLI::IsMember({"cpu", "gpu", "count"}));
+  app.add_option("--backend", options.backend, "cpu | gpu | vulkan | count")
+      ->check(CLI::IsMember({"cpu", "gpu", "vulkan", "count"}));
   app.add_flag("--psf-direct", options.settings.all_direct,
                "Evaluate every event exactly (the accuracy reference)");
   app.add_option("--repeat", options.repeat, "Timed replays; the manifest reports medians")
       ->check(CLI::Range(1, 1000));
   app.add_option("--gpu-strategy", options.settings.gpu_strategy,
-                 "atomic | tile16 | tile32 | scatter16 | adaptive")
+                 "atomic | tile16 | tile32 | scatter16 | adaptive (vulkan: atomic | tile16 | "
+                 "adaptive)")
       ->check(CLI::IsMember({"atomic", "tile16", "tile32", "scatter16", "adaptive"}));
-  app.add_option("--gpu-device", options.settings.gpu_device, "GPU index")
+  app.add_option("--gpu-device", options.settings.gpu_device,
+                 "GPU index (with --backend vulkan: the Vulkan device's index)")
       ->check(CLI::Range(0, 1 << 16));
   add_common_flags(app, options.common, true);
   if (const int status = parse_command_line(app, argc, argv, kTool); status >= 0) return status;
@@ -249,7 +252,7 @@ int run(int argc, char** argv) {
                            {"psf_min_y", psf.min_y},
                            {"psf_relative_tail", psf.relative_tail},
                            {"psf_max_radius", psf.max_radius}};
-  if (options.backend == "gpu") {
+  if (options.backend == "gpu" || options.backend == "vulkan") {
     manifest.parameters()["gpu_strategy"] = options.settings.gpu_strategy;
     manifest.parameters()["gpu_device"] = options.settings.gpu_device;
   }

@@ -95,7 +95,8 @@ std::optional<nlohmann::json> check_gpu_replay_output(const JsonField& manifest,
                                                       const JsonField& recorded,
                                                       const std::string& replay) {
   const auto parameters = manifest.find("parameters");
-  if (!parameters || parameters->string_or("backend", "") != "gpu") return std::nullopt;
+  const std::string backend = parameters ? parameters->string_or("backend", "") : "";
+  if (backend != "gpu" && backend != "vulkan") return std::nullopt;
   const std::string path = recorded["path"].as_string();
   const std::string extension = fs::path(path).extension().string();
   if (extension != ".exr" && extension != ".png") return std::nullopt;

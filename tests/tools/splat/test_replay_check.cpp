@@ -35,7 +35,9 @@ starlens::JsonField run_on(const std::string& backend) {
                                      {"parameters", {{"backend", "cpu"}}}};
   static const nlohmann::json gpu = {{"tool", "starlens-splat"},
                                      {"parameters", {{"backend", "gpu"}}}};
-  return {backend == "gpu" ? gpu : cpu, "m.json"};
+  static const nlohmann::json vulkan = {{"tool", "starlens-splat"},
+                                        {"parameters", {{"backend", "vulkan"}}}};
+  return {backend == "gpu" ? gpu : backend == "vulkan" ? vulkan : cpu, "m.json"};
 }
 
 // An entry of m.json (`entry` outlives the call that reads it).
@@ -74,6 +76,22 @@ TEST_CASE("a CPU run's outputs must match byte for byte: no judgement is offered
   CHECK_FALSE(
       check_gpu_replay_output(run_on("cpu"), field(recorded_entry(recorded)), recorded.string())
           .has_value());
+}
+
+TEST_CASE("a vulkan run is judged as a GPU run's (its atomic strategy sums in any order)") {
+  Folder folder;
+  const fs::path recorded = folder.path / "frame.exr";
+  const fs::path replay = folder.path / "frame.replay.exr";
+  starlens::write_frame_exr(star_field(), recorded, false, "digest");
+  const nlohmann::json entry = recorded_entry(recorded);
+  starlens::write_frame_exr(scaled(star_field(), 1.0 + 8e-16), replay, false, "digest");
+  auto verdict = check_gpu_replay_output(run_on("vulkan"), field(entry), replay.string());
+  REQUIRE(verdict.has_value());
+  CHECK((*verdict)["equivalent"] == true);
+  starlens::write_frame_exr(scaled(star_field(), 1.0 + 1e-9), replay, true, "digest");
+  verdict = check_gpu_replay_output(run_on("vulkan"), field(entry), replay.string());
+  REQUIRE(verdict.has_value());
+  CHECK((*verdict)["equivalent"] == false);
 }
 
 TEST_CASE("a GPU frame summed in another order is the same result; one beyond the budget is not") {
