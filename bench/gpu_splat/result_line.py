@@ -9,7 +9,7 @@ gpu = m.get("gpu", {})
 line = {
     "distribution": distribution,
     "backend": backend,
-    "strategy": strategy if backend == "gpu" else "-",
+    "strategy": strategy if backend in ("gpu", "vulkan") else "-",
     "events": counts["events"],
     "events_direct": counts.get("events_direct", 0),
     "contributions": counts["contributions"],
@@ -20,6 +20,11 @@ line = {
     "threads": m.get("threads"),
     "peak_rss_bytes": m.get("host", {}).get("peak_rss_bytes"),
 }
+vulkan = m.get("vulkan", {})
+if vulkan:
+    line["gpu"] = {"name": vulkan.get("device", {}).get("name"), "batch_events": vulkan.get("batch_events"),
+                   "strategy_used": vulkan.get("strategy_used"),
+                   "device_memory_peak_bytes": vulkan.get("device_memory_peak_bytes")}
 if gpu:
     line["gpu"] = {k: gpu.get(k) for k in ("name", "batch_events", "batches_submitted", "strategy_choices",
                                            "device_memory_peak_bytes", "pinned_memory_peak_bytes")}

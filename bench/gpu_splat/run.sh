@@ -11,7 +11,10 @@
 #   BATCHES (e.g. "65536 1048576": also every GPU strategy at these batch sizes, on the
 #   largest small count; for tuning), DIRECT_COUNT (1000000; 0 skips: the direct-heavy case,
 #   the mixed field at --psf-min-y 1e-10, whose bright stars' supports reach far beyond the
-#   cache radius; the table's direct_s and its Gc/s are the direct kernel's).
+#   cache radius; the table's direct_s and its Gc/s are the direct kernel's), STRATEGIES (the
+#   GPU strategies, default all five), VULKAN (1: also --backend vulkan, adaptive and atomic,
+#   after the CPU on each stream (small, direct-heavy and large), each frame compared with the CPU's at the
+#   GPU-vs-CPU budget into compare.txt; the loader and driver as the machine provides them).
 # Writes OUT_DIR/results.jsonl (one line per run), table.txt, clocks.csv (GPU clocks and load
 # every 250 ms) and manifests.tar.gz.
 set -uo pipefail
@@ -24,7 +27,9 @@ work=${WORK:-/tmp/starlens-bench-gpu}
 mkdir -p "$out" "$work/manifests"
 results=$out/results.jsonl
 : >"$results"
-strategies=(adaptive atomic tile16 tile32 scatter16)
+read -r -a strategies <<<"${STRATEGIES:-adaptive atomic tile16 tile32 scatter16}"
+budget=$here/../../tests/tools/splat/gpu/gpu_vs_cpu_budget.json
+: >"$out/compare.txt"
 
 {
   echo "date: $(date -u +%FT%TZ)"
@@ -57,6 +62,14 @@ run() {
   wall=$(python3 -c "import time; print(time.time() - $start)")
   cp "$frame.manifest.json" "$work/manifests/$name.manifest.json"
   python3 "$here/result_line.py" "$frame.manifest.json" "$distribution" "$backend" "$strategy" "$wall" >>"$results"
+  if [ "$backend" = cpu ] && [ "${VULKAN:-0}" = 1 ]; then
+    mv "$frame" "$work/$distribution-$events-reference.exr"
+  elif [ -f "$work/$distribution-$events-reference.exr" ]; then
+    "$bin/starlens-compare" "$frame" "$work/$distribution-$events-reference.exr" --budget "$budget" \
+      --report "$work/compare.json" --force >/dev/null 2>"$work/stderr"
+    echo "$name against the CPU: exit $? $(python3 "$here/../../tests/tools/splat/gpu/report_line.py" \
+      "$work/compare.json" 2>&1) $(cat "$work/stderr")" >>"$out/compare.txt"
+  fi
   rm -f "$frame"
 }
 
@@ -74,6 +87,9 @@ for distribution in uniform hotspot; do
     synth "$distribution" "$events" "$stream"
     run "$distribution" "$events" "$stream" cpu adaptive "$repeat"
     for strategy in "${strategies[@]}"; do run "$distribution" "$events" "$stream" gpu "$strategy" "$repeat"; done
+    if [ "${VULKAN:-0}" = 1 ]; then
+      for strategy in adaptive atomic; do run "$distribution" "$events" "$stream" vulkan "$strategy" "$repeat"; done
+    fi
   done
   for batch in ${BATCHES:-}; do
     for strategy in "${strategies[@]}"; do
@@ -88,6 +104,9 @@ if [ "$direct_count" -gt 0 ]; then
   synth mixed "$direct_count" "$stream" --psf-min-y 1e-10
   run direct "$direct_count" "$stream" cpu adaptive "$repeat"
   for strategy in "${strategies[@]}"; do run direct "$direct_count" "$stream" gpu "$strategy" "$repeat"; done
+  if [ "${VULKAN:-0}" = 1 ]; then
+    for strategy in adaptive atomic; do run direct "$direct_count" "$stream" vulkan "$strategy" "$repeat"; done
+  fi
   rm -f "$stream"
 fi
 
@@ -99,6 +118,9 @@ if [ "$large" -gt 0 ]; then
     # goes twice, the second is the one reported as "from file to frame".
     for strategy in "${strategies[@]}" adaptive; do run "$distribution" "$large" "$stream" gpu "$strategy" 1; done
     [ "${CPU_LARGE:-1}" = 1 ] && run "$distribution" "$large" "$stream" cpu adaptive 1
+    if [ "${VULKAN:-0}" = 1 ]; then
+      for strategy in adaptive atomic; do run "$distribution" "$large" "$stream" vulkan "$strategy" 1; done
+    fi
     rm -f "$stream"
   done
 fi

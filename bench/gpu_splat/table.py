@@ -28,14 +28,14 @@ for r in rows:
         print(f"{r['run']}: ERROR {r['error'].strip()}")
         continue
     t = r["timings_s"]
-    gpu = r["backend"] == "gpu"
+    gpu = r["backend"] in ("gpu", "vulkan")
     cached_s = t.get("binning", 0) + (t.get("accumulate", 0) + t.get("merge", 0) if gpu else t.get("accumulate_cache", 0))
     direct_s = t.get("accumulate_direct", 0)
     direct_contrib = direct_of.get((r["distribution"], r["events"]), 0)
     cached_rate = (r["contributions"] - direct_contrib) / cached_s / 1e9 if cached_s > 0 else 0
     direct_rate = direct_contrib / direct_s / 1e9 if direct_s > 0 else 0
     choices = ""
-    if gpu and r["strategy"].startswith("adaptive"):
+    if r["backend"] == "gpu" and r["strategy"].startswith("adaptive"):
         c = r["gpu"]["strategy_choices"]
         names = ("atomic", "tile16", "tile32", "scatter16")
         choices = " ".join(f"{name} {c[name]}" for name in names if name in c)

@@ -29,8 +29,11 @@ PointLens::PointLens(double r_obs, const Vec3& hole_direction)
   const int steps = static_cast<int>(std::ceil((high - low) / kTableStep));
   for (int i = 0; i <= steps; ++i) {
     const double log_x = high - (high - low) * i / steps;
+    double phi = 0, slope = 0;
+    series_.azimuth_and_derivative(critical_ + std::exp(log_x), phi, slope);
     table_log_x_.push_back(log_x);
-    table_phi_.push_back(series_.azimuth(critical_ + std::exp(log_x)));
+    table_phi_.push_back(phi);
+    table_a_.push_back(std::sin(critical_ + std::exp(log_x)) / std::abs(slope));
   }
 }
 
@@ -54,19 +57,29 @@ double PointLens::target_azimuth(const Vec3& source, int order) const {
   return order % 2 == 0 ? order * std::numbers::pi + gamma : (order + 1) * std::numbers::pi - gamma;
 }
 
-PointImage PointLens::image_of_order(const Vec3& source, int order) const {
+PointLens::OrderStart PointLens::start_of_order(const Vec3& source, int order) const {
   const double target = target_azimuth(source, order);
-  if (!(target >= table_phi_.front() && target < table_phi_.back())) {
+  OrderStart start;
+  if (!(target >= table_phi_.front() && target < table_phi_.back())) return start;
+  const auto above = std::upper_bound(table_phi_.begin(), table_phi_.end(), target);
+  const std::size_t j = static_cast<std::size_t>(above - table_phi_.begin());
+  const double f = (target - table_phi_[j - 1]) / (table_phi_[j] - table_phi_[j - 1]);
+  start.reachable = true;
+  start.psi =
+      critical_ + std::exp(table_log_x_[j - 1] + f * (table_log_x_[j] - table_log_x_[j - 1]));
+  start.a = table_a_[j - 1] + f * (table_a_[j] - table_a_[j - 1]);
+  return start;
+}
+
+PointImage PointLens::image_of_order(const Vec3& source, int order) const {
+  const OrderStart start = start_of_order(source, order);
+  if (!start.reachable) {
     PointImage none;
     none.mu = kNaN;
     none.parity = order % 2 == 0 ? 1 : -1;
     return none;
   }
-  const auto above = std::upper_bound(table_phi_.begin(), table_phi_.end(), target);
-  const std::size_t j = static_cast<std::size_t>(above - table_phi_.begin());
-  const double f = (target - table_phi_[j - 1]) / (table_phi_[j] - table_phi_[j - 1]);
-  const double log_x = table_log_x_[j - 1] + f * (table_log_x_[j] - table_log_x_[j - 1]);
-  return image(source, order, critical_ + std::exp(log_x));
+  return image(source, order, start.psi);
 }
 
 PointImage PointLens::image(const Vec3& source, int order, double psi_guess) const {

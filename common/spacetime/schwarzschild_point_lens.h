@@ -63,6 +63,16 @@ class PointLens {
   // phi over log(psi - psi_c), then image(). converged is false where that image lies closer
   // to the critical angle than the iteration reaches (closest_approach()).
   PointImage image_of_order(const Vec3& source, int order) const;
+  // image_of_order's start without the iteration: whether the order's image lies within reach,
+  // its approximate psi, and A = sin(psi) / |phi'(psi)| there, interpolated from the table
+  // (mu ~ A / sin(gamma); within 1e-3 of the exact A where the start is within 1e-3 of psi:
+  // the test measures it), for a quick test of visibility before the exact image is found.
+  struct OrderStart {
+    bool reachable = false;
+    double psi = 0;
+    double a = 0;
+  };
+  OrderStart start_of_order(const Vec3& source, int order) const;
   // The smallest psi - psi_c that image() works at.
   static constexpr double closest_approach() { return AzimuthSeries::kClosedFormBand * 1e-3; }
   // nu_obs / nu_inf for the static observer: 1 / sqrt(1 - 2 / r_obs).
@@ -80,6 +90,7 @@ class PointLens {
   // log(closest_approach()): phi ascending, for image_of_order's start.
   std::vector<double> table_log_x_;
   std::vector<double> table_phi_;
+  std::vector<double> table_a_;  // A = sin(psi) / |phi'(psi)| at each entry
 };
 
 }  // namespace starlens::schwarzschild

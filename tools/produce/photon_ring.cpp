@@ -39,9 +39,18 @@ double PhotonRing::max_mu_near(const Vec3& centre, double radius) const {
   return max_a_ * motion_mu_ / sin_gamma_min;
 }
 
-PhotonRing::Image PhotonRing::image(const Vec3& source, int order) const {
+PhotonRing::Image PhotonRing::image(const Vec3& source, int order, double visible_mu) const {
   Image out;
-  const schwarzschild::PointImage found = lens_->image_of_order(source, order);
+  const schwarzschild::PointLens::OrderStart start = lens_->start_of_order(source, order);
+  if (!start.reachable) return out;
+  const double estimate = start.a * motion_mu_ / vec::norm(vec::cross(source, lens_->hole()));
+  if (estimate * kEstimateMargin < visible_mu) {
+    out.exists = true;
+    out.faint = true;
+    out.mu = estimate;
+    return out;
+  }
+  const schwarzschild::PointImage found = lens_->image(source, order, start.psi);
   if (!found.converged || !(found.mu > 0) || !std::isfinite(found.mu)) return out;
   out.exists = true;
   out.psi = found.psi;

@@ -23,19 +23,27 @@ class PhotonRing {
   PhotonRing(std::shared_ptr<const schwarzschild::PointLens> lens, const Camera& camera,
              const ObserverMotion& motion);
 
+  // The quick estimate of mu (PointLens::start_of_order) may be off by this factor at most
+  // (measured: 1e-3); an image whose estimate times it is below the visible mu is not solved.
+  static constexpr double kEstimateMargin = 1.05;
+
   struct Image {
     // False where the image lies closer to the critical angle than the point lens reaches
     // (PointLens::closest_approach()), and so does every higher order, or where its search
     // did not settle.
     bool exists = false;
+    // Too faint by the quick estimate: mu (the estimate) times kEstimateMargin is below the
+    // visible mu asked for; nothing else is filled in.
+    bool faint = false;
     bool in_frame = false;  // inside [0, width) x [0, height)
     ImagePoint point{};     // the camera's pixel position and g
     double mu = 0;          // the point magnification the camera sees (over D^2 when moving)
     double psi = 0;         // the image's angle from the hole, static frame
     int parity = 0;         // +1, or -1 where lensing mirrors the image (odd orders)
   };
-  // The image of `order` (>= kFirstOrder) of the star in direction `source` (unit vector).
-  Image image(const Vec3& source, int order) const;
+  // The image of `order` (>= kFirstOrder) of the star in direction `source` (unit vector),
+  // unless the quick estimate shows it fainter than visible_mu (then `faint`).
+  Image image(const Vec3& source, int order, double visible_mu = 0) const;
 
   // Bounds on the ring images of any star within `radius` rad of direction `centre`, for the
   // producer's selection of the stars that may be seen: mu <= A_max / (D_min^2 sin(gamma_min)),

@@ -273,11 +273,14 @@ class UnitWorker {
   void add_ring_images(const PhotonRing& ring, std::uint32_t q, const catalog::CatalogStar& star,
                        ProducerCounts& counts) {
     const double k = query_scales_[q];
+    // The smallest visible mu at the ring's largest g: the quick estimate's threshold.
+    const double visible_mu = run_.assembler.smallest_visible_mu(star.teff_k, k, ring.max_g());
     int faint_in_a_row = 0;
     for (int order = PhotonRing::kFirstOrder; faint_in_a_row < 2; ++order) {
-      const PhotonRing::Image image = ring.image(queries_[q].point, order);
+      const PhotonRing::Image image = ring.image(queries_[q].point, order, visible_mu);
       if (!image.exists) break;
-      if (!(image.mu >= run_.assembler.smallest_visible_mu(star.teff_k, k, image.point.g))) {
+      if (image.faint ||
+          !(image.mu >= run_.assembler.smallest_visible_mu(star.teff_k, k, image.point.g))) {
         ++faint_in_a_row;
         continue;
       }

@@ -181,6 +181,7 @@ TEST_CASE("each image is found without a guess, down to the photon ring's high o
     // factor, up to the closed form's rounding next to the critical angle, which grows like
     // 1 / (psi - psi_c) (2e-16 / (psi - psi_c) in psi - psi_c, 2e-14 / (psi - psi_c) in mu).
     const double e2pi = std::exp(-2 * std::numbers::pi);
+    double worst_start_a = 0;
     for (const double gamma : {0.3, 1.2, 2.9}) {
       const Vec3 source{-std::cos(gamma), std::sin(gamma), 0};
       int highest = -1;
@@ -188,6 +189,10 @@ TEST_CASE("each image is found without a guess, down to the photon ring's high o
         const sw::PointImage image = lens.image_of_order(source, order);
         if (!image.converged) break;
         highest = order;
+        // The start's A (the quick visibility estimate) against the exact image's.
+        const double a_exact = image.mu * std::sin(gamma);
+        worst_start_a =
+            std::max(worst_start_a, std::abs(lens.start_of_order(source, order).a / a_exact - 1));
         CHECK(image.parity == (order % 2 == 0 ? 1 : -1));
         const double x = (image.psi - critical) / critical;
         const sw::PointImage inner = lens.image_of_order(source, order + 2);
@@ -200,6 +205,8 @@ TEST_CASE("each image is found without a guess, down to the photon ring's high o
       MESSAGE("r_obs " << r_obs << ", gamma " << gamma << ": images up to order " << highest);
       CHECK(highest >= 6);
     }
+    MESSAGE("r_obs " << r_obs << ": the starts' A within " << worst_start_a << " of the images'");
+    CHECK(worst_start_a < 1e-2);  // PhotonRing::kEstimateMargin is 1.05
   }
 }
 
