@@ -5,6 +5,7 @@
 // range lists the machine's devices, and a machine without devices says so.
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@ VulkanDeviceDescription lavapipe() {
   device.compute_queue = true;
   device.max_storage_buffer_range = 134217728;
   device.max_shared_memory_bytes = 32768;
+  device.driver_id = 13;  // VK_DRIVER_ID_MESA_LLVMPIPE
   return device;
 }
 
@@ -48,6 +50,22 @@ TEST_CASE("a device with float64, Vulkan 1.1, a compute queue and 24 KiB of shar
   device.api_version = (1u << 22) | (1u << 12);
   device.max_shared_memory_bytes = 24576;
   CHECK(run_failure(device).empty());
+}
+
+TEST_CASE("a driver the frames have not been checked on is refused unless asked for") {
+  VulkanDeviceDescription nvidia = lavapipe();
+  nvidia.name = "NVIDIA H200";
+  nvidia.driver_id = 4;  // VK_DRIVER_ID_NVIDIA_PROPRIETARY
+  ::unsetenv("STARLENS_VULKAN_UNVALIDATED");
+  const std::string message = run_failure(nvidia);
+  INFO(message);
+  CHECK(message.rfind("vulkan device: NVIDIA H200 (--gpu-device 0) (driver id 4): the vulkan "
+                      "backend's frames have been checked against the CPU's only on Mesa's "
+                      "lavapipe",
+                      0) == 0);
+  ::setenv("STARLENS_VULKAN_UNVALIDATED", "1", 1);
+  CHECK(run_failure(nvidia).empty());
+  ::unsetenv("STARLENS_VULKAN_UNVALIDATED");
 }
 
 TEST_CASE("a device without shaderFloat64 is refused, never run in single precision") {
