@@ -24,7 +24,8 @@ class PhotonRing {
              const ObserverMotion& motion);
 
   // The quick estimate of mu (PointLens::start_of_order) may be off by this factor at most
-  // (measured: 1e-3); an image whose estimate times it is below the visible mu is not solved.
+  // (tests/common/spacetime/test_point_lens.cpp holds it within 1e-2); an image whose estimate
+  // times it is below the visible mu is not solved.
   static constexpr double kEstimateMargin = 1.05;
 
   struct Image {

@@ -56,9 +56,9 @@ void check_vulkan_device(const VulkanDeviceDescription& device) {
                                            std::to_string(device.max_shared_memory_bytes) +
                                            " bytes of workgroup memory; the tile shaders need " +
                                            std::to_string(kVulkanSharedMemoryBytes));
-  // Only drivers whose frames have been checked against the CPU's run: on NVIDIA's driver
-  // (H200, 580.159) the frames come out nearly empty, a defect not yet found, so a wrong frame
-  // is refused rather than written. STARLENS_VULKAN_UNVALIDATED=1 runs any driver (to debug).
+  // Only drivers whose frames have been checked against the CPU's run: on NVIDIA's driver the
+  // frames come out nearly empty (docs/gpu.md), so a wrong frame is refused rather than written.
+  // STARLENS_VULKAN_UNVALIDATED=1 runs any driver (to debug).
   const char* unvalidated = std::getenv("STARLENS_VULKAN_UNVALIDATED");
   const bool any_driver = unvalidated && std::string(unvalidated) == "1";
   if (device.driver_id != kVulkanValidatedDriver && !any_driver)
