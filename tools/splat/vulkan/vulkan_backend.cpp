@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <numbers>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "backend.h"
@@ -50,6 +52,26 @@ std::uint32_t batch_events_from_environment() {
     reason += text;
     reason += "' is not a whole number from 1 to 2^24";
     throw_input_error("environment variable STARLENS_VULKAN_BATCH_EVENTS", "", reason);
+  }
+  return std::uint32_t(value);
+}
+
+// STARLENS_VULKAN_LIST_WINDOW: events of each tile's list an accumulate dispatch takes, 1 to
+// 2^32 - 1 or "whole" (the default outside llvmpipe), for the cached and the direct passes
+// alike; the tests run llvmpipe with whole lists on small frames through it.
+std::optional<std::uint32_t> list_window_from_environment() {
+  const char* text = std::getenv("STARLENS_VULKAN_LIST_WINDOW");
+  if (!text) return std::nullopt;
+  if (std::string_view(text) == "whole") return UINT32_MAX;
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long value = std::strtoull(text, &end, 10);
+  if (errno || end == text || *end || value < 1 || value > UINT32_MAX ||
+      !(*text >= '0' && *text <= '9')) {
+    std::string reason = "'";
+    reason += text;
+    reason += "' is neither 'whole' nor a whole number from 1 to 2^32 - 1";
+    throw_input_error("environment variable STARLENS_VULKAN_LIST_WINDOW", "", reason);
   }
   return std::uint32_t(value);
 }
@@ -129,6 +151,8 @@ class VulkanBackend final : public SplatBackend {
       cached_window_ = kLlvmpipeCachedWindow;
       direct_window_ = kLlvmpipeDirectWindow;
     }
+    if (const std::optional<std::uint32_t> window = list_window_from_environment())
+      cached_window_ = direct_window_ = *window;
 
     const std::uint64_t frame_bytes = std::uint64_t(header.width) * header.height * 3 * 8;
     frame_ = context_->allocate(frame_bytes, false, "frame allocation");

@@ -77,10 +77,17 @@ reference direct --psf-direct
 check uniform "$budget" one-batch
 check uniform "$budget" small-batches STARLENS_VULKAN_BATCH_EVENTS=1000
 same uniform one-batch small-batches
+# Whole tile lists in one accumulate dispatch (every driver but llvmpipe), and windows of a few
+# events (many dispatches a pass): the same bits.
+check uniform "$budget" whole-lists STARLENS_VULKAN_LIST_WINDOW=whole
+same uniform one-batch whole-lists
+check uniform "$budget" short-windows STARLENS_VULKAN_LIST_WINDOW=7
+same uniform one-batch short-windows
 check hotspot "$budget" one-batch
 check hotspot "$budget" small-batches STARLENS_VULKAN_BATCH_EVENTS=3001
 check cached "$bitwise" bitwise
 check cached "$bitwise" bitwise-small-batches STARLENS_VULKAN_BATCH_EVENTS=777
+check cached "$bitwise" bitwise-whole-lists STARLENS_VULKAN_LIST_WINDOW=whole
 check mixed "$budget" one-batch
 check mixed "$budget" small-batches STARLENS_VULKAN_BATCH_EVENTS=100
 same mixed one-batch small-batches

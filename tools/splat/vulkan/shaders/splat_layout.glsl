@@ -73,9 +73,10 @@ const uint kSharedKeys = 4096u;
 // reference buffer).
 uvec2 list_window(uint tile) {
   const uint first = min(tile_offsets[tile], pc.ref_capacity);
-  const uint last = min(tile_offsets[tile + 1u], pc.ref_capacity);
-  const uint begin = min(last, first + pc.list_first);
-  return uvec2(begin, min(last, begin + pc.list_window));
+  const uint last = max(first, min(tile_offsets[tile + 1u], pc.ref_capacity));
+  // Differences, never sums: a window of UINT32_MAX (the whole list) must not wrap.
+  const uint begin = first + min(pc.list_first, last - first);
+  return uvec2(begin, begin + min(pc.list_window, last - begin));
 }
 
 #endif
