@@ -32,21 +32,22 @@ void prepare_cached(Event e, inout Prepared p) {
   precise double left = centre_x - support, right = centre_x + support;
   precise double top_biased = double(bias) - top, bottom_biased = bottom + double(bias);
   precise double left_biased = double(bias) - left, right_biased = right + double(bias);
-  const int first_row = max(bias - int(top_biased), -iy);
-  const int last_row = min(int(bottom_biased) - bias, int(pc.height) - 1 - iy);
-  const int first_column = max(-radius, -ix);
-  const int last_column = min(radius, int(pc.width) - 1 - ix);
-  const int box_first = max(first_column, bias - int(left_biased));
-  const int box_last = min(last_column, int(right_biased) - bias);
-  if (box_first > box_last || first_row > last_row) return;
+  // The box in frame rows and columns (accumulate_cached's offsets from (ix, iy) plus ix, iy):
+  // sums and differences only, no negated integer, which NVIDIA's compiler (driver 580)
+  // evaluated wrongly in max(-radius, -ix).
+  const int row_first = max(iy + bias - int(top_biased), 0);
+  const int row_last = min(iy + int(bottom_biased) - bias, int(pc.height) - 1);
+  const int col_first = max(max(ix - radius, 0), ix + bias - int(left_biased));
+  const int col_last = min(min(ix + radius, int(pc.width) - 1), ix + int(right_biased) - bias);
+  if (col_first > col_last || row_first > row_last) return;
   precise double red = e.flux * e.r, green = e.flux * e.g, blue = e.flux * e.b;
   precise double support_sq = support * support;
   p.c00 = c00, p.c10 = c10, p.c01 = c01, p.c11 = c11;
   p.red = red, p.green = green, p.blue = blue;
   p.cx = centre_x, p.cy = centre_y, p.support_sq = support_sq;
   p.ix = ix, p.iy = iy;
-  p.row_first = iy + first_row, p.row_last = iy + last_row;
-  p.col_first = ix + box_first, p.col_last = ix + box_last;
+  p.row_first = row_first, p.row_last = row_last;
+  p.col_first = col_first, p.col_last = col_last;
   p.phase = (b * (phases + 1) + a) * side * side + radius * side + radius;
   p.flags = 1;
 }
