@@ -45,11 +45,12 @@ const VulkanDeviceDescription& choose_vulkan_device(
     const std::vector<VulkanDeviceDescription>& devices, int index);
 // RunFailure "vulkan device: <name> ..." when the device cannot run the backend: no
 // shaderFloat64, Vulkan older than 1.1, no compute queue, too little shared memory.
-// Also refused: a driver other than the one the backend's frames have been checked on
-// (kVulkanValidatedDriver), unless STARLENS_VULKAN_UNVALIDATED=1.
+// Also refused: a driver other than those the backend's frames have been checked on
+// (kVulkanValidatedDrivers), unless STARLENS_VULKAN_UNVALIDATED=1.
 void check_vulkan_device(const VulkanDeviceDescription& device);
-// VK_DRIVER_ID_MESA_LLVMPIPE: Mesa's lavapipe, where tests/tools/splat/vulkan checks the frames.
-constexpr std::uint32_t kVulkanValidatedDriver = 13;
+// Where tests/tools/splat/vulkan/vulkan_vs_cpu.sh has passed: VK_DRIVER_ID_MESA_LLVMPIPE (13,
+// Mesa's lavapipe, in CI) and VK_DRIVER_ID_NVIDIA_PROPRIETARY (4, on the H200).
+constexpr std::uint32_t kVulkanValidatedDrivers[] = {13, 4};
 // "atomic" needs shaderBufferFloat64AtomicAdd; "tile16" and "adaptive" (the tile path) run
 // everywhere; any other name is not a strategy of this backend (InputError).
 // Returns true for the atomic strategy.

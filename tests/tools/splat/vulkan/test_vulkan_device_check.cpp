@@ -55,16 +55,20 @@ TEST_CASE("a device with float64, Vulkan 1.1, a compute queue and 24 KiB of shar
 TEST_CASE("a driver the frames have not been checked on is refused unless asked for") {
   VulkanDeviceDescription nvidia = lavapipe();
   nvidia.name = "NVIDIA H200";
-  nvidia.driver_id = 4;  // VK_DRIVER_ID_NVIDIA_PROPRIETARY
+  nvidia.driver_id = 4;  // VK_DRIVER_ID_NVIDIA_PROPRIETARY: checked
   ::unsetenv("STARLENS_VULKAN_UNVALIDATED");
-  const std::string message = run_failure(nvidia);
+  CHECK(run_failure(nvidia).empty());
+  VulkanDeviceDescription radv = lavapipe();
+  radv.name = "AMD Radeon RX 6800 (RADV NAVI21)";
+  radv.driver_id = 3;  // VK_DRIVER_ID_MESA_RADV: not checked
+  const std::string message = run_failure(radv);
   INFO(message);
-  CHECK(message.rfind("vulkan device: NVIDIA H200 (--gpu-device 0) (driver id 4): the vulkan "
-                      "backend's frames have been checked against the CPU's only on Mesa's "
-                      "lavapipe",
+  CHECK(message.rfind("vulkan device: AMD Radeon RX 6800 (RADV NAVI21) (--gpu-device 0) (driver "
+                      "id 3): the vulkan backend's frames have been checked against the CPU's "
+                      "only on Mesa's lavapipe and NVIDIA's driver",
                       0) == 0);
   ::setenv("STARLENS_VULKAN_UNVALIDATED", "1", 1);
-  CHECK(run_failure(nvidia).empty());
+  CHECK(run_failure(radv).empty());
   ::unsetenv("STARLENS_VULKAN_UNVALIDATED");
 }
 
