@@ -66,7 +66,8 @@ BUDGET ?=
 THREADS ?=
 QUIET ?= --quiet
 
-sl_threads := $(if $(THREADS),--threads $(THREADS))
+# THREADS (each stage's threads): by default the cores shared among make -jN's jobs.
+sl_threads := --threads $(if $(THREADS),$(THREADS),$$($(STARLENS)/scripts/threads_per_job.sh))
 sl_args_catalog := $(CATALOG_COMMAND) $(CATALOG_FLAGS)
 sl_spin := $(if $(SPIN),--spin $(SPIN))
 sl_args_trace := --spacetime $(SPACETIME) $(sl_spin) --r-obs $(R_OBS) --bh-l $(BH_L) --bh-b $(BH_B) \
