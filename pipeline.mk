@@ -86,9 +86,12 @@ sl_args_compare := $(REFERENCE) $(BUDGET)
 PATH_FILE ?=
 SEQ_OUT ?= $(SL_OUT)/sequence
 FIRST ?= 0
-# The path's frame count and rate, read from the file (frames, or duration x fps).
+# The path's frame count and rate, read from the file (frames, or duration x fps), and 1 for a
+# circular orbit whose camera keeps its orientation to the hole (no look.at), else 0.
 sl_path_info = $(shell python3 -c 'import json,sys; p = json.load(open(sys.argv[1])); \
-  print(p["frames"] if "frames" in p else round(p["duration"] * p["fps"]), p["fps"])' $(PATH_FILE))
+  w = p.get("worldline", {}); rigid = w.get("type") == "orbit" and "at" not in p.get("look", {}); \
+  print(p["frames"] if "frames" in p else round(p["duration"] * p["fps"]), p["fps"], int(rigid))' \
+  $(PATH_FILE))
 LAST ?= $(shell echo $$(($(word 1,$(sl_path_info)) - 1)))
 FPS ?= $(word 2,$(sl_path_info))
 # One exposure for every frame: SEQ_EXPOSURE, or the automatic exposure of frame EXPOSURE_FRAME.
@@ -152,10 +155,26 @@ sl-movie: $(SEQ_OUT)/movie.mp4
 
 # Per frame: the lens map of the path's camera there, its events, and the frame. The pattern's
 # stem is the 5-digit frame name; expr turns it into the frame number.
+# On a circular orbit whose camera keeps its orientation to the hole, every frame sees the
+# same lensing turned about the orbit's axis: frame 0 is traced once (orbit-map.h5) and each
+# frame's map is it turned (starlens-trace --orbit-map), unless ORBIT_MAP=no.
+ORBIT_MAP ?= auto
+ifeq ($(ORBIT_MAP)$(word 3,$(sl_path_info)),auto1)
+$(SEQ_OUT)/orbit-map.h5: $(PATH_FILE) $(SL_OUT)/.params/seqtrace $(SL_TRACE_TOOL)
+	@mkdir -p $(@D)
+	$(SL_TRACE_TOOL) --path $(PATH_FILE) --frame 0 $(sl_args_seqtrace) -o $@ --force $(QUIET) \
+	  $(sl_threads)
+
+$(SEQ_OUT)/%/lensmap.h5: $(SEQ_OUT)/orbit-map.h5 $(PATH_FILE) $(SL_OUT)/.params/seqtrace $(SL_TRACE_TOOL)
+	@mkdir -p $(@D)
+	$(SL_TRACE_TOOL) --path $(PATH_FILE) --frame $$(expr $* + 0) --orbit-map $< $(sl_args_seqtrace) \
+	  -o $@ --force $(QUIET) $(sl_threads)
+else
 $(SEQ_OUT)/%/lensmap.h5: $(PATH_FILE) $(SL_OUT)/.params/seqtrace $(SL_TRACE_TOOL)
 	@mkdir -p $(@D)
 	$(SL_TRACE_TOOL) --path $(PATH_FILE) --frame $$(expr $* + 0) $(sl_args_seqtrace) -o $@ --force \
 	  $(QUIET) $(sl_threads)
+endif
 
 $(SEQ_OUT)/%/events.sle: $(SEQ_OUT)/%/lensmap.h5 $(CATALOG_H5) $(SL_OUT)/.params/produce $(SL_PRODUCE_TOOL)
 	$(SL_PRODUCE_TOOL) --lensmap $< --catalog $(CATALOG_H5) $(sl_args_produce) -o $@ --force \

@@ -65,12 +65,19 @@ for n in range(3):
     assert json.load(open(f"{sys.argv[1]}/{n:05d}.exr.manifest.json"))["parameters"]["exposure"] == 0.5
 ' "$seq" || fail "given exposure not recorded"
 
-# A changed path: every frame traced again.
+# A changed path: every frame's map made again (a circular orbit: frame 0 traced once into
+# orbit-map.h5, each frame's map turned from it), then its events and frame.
 sed -i 's/"phi": 0/"phi": 5/' "$work/path.json"
 seq_make -q sl-sequence SEQ_EXPOSURE=0.5 && fail "make -q: up to date after a path change"
 seq_make -j2 sl-sequence SEQ_EXPOSURE=0.5 >"$work/log" 2>&1 || fail "path change"
-[ "$(stages_run)" = "3 starlens-produce 3 starlens-splat 3 starlens-trace" ] ||
+[ "$(stages_run)" = "3 starlens-produce 3 starlens-splat 4 starlens-trace" ] ||
   fail "path change reran: $(stages_run)"
+python3 -c '
+import json, sys
+for n in range(3):
+    c = json.load(open(f"{sys.argv[1]}/{n:05d}/lensmap.h5.manifest.json"))["counts"]
+    assert c["traced_rays"] == 0 and c["orbit_map"]["source_frame"] == 0, c
+' "$seq" || fail "the orbit's frames were traced, not turned from orbit-map.h5"
 
 echo "sequence_make: $failures failure(s)"
 [ "$failures" = 0 ]

@@ -42,6 +42,8 @@ int run(int argc, char** argv) {
   }
   if (trace.frame && trace.path.empty())
     throw_input_error("(arguments)", "--frame", "needs --path");
+  if (!trace.orbit_map.empty() && trace.path.empty())
+    throw_input_error("(arguments)", "--orbit-map", "needs --path");
   if (!trace.path.empty())
     for (const std::string& flag : path_set_flags())
       if (app.count(flag) > 0)

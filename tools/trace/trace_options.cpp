@@ -157,6 +157,9 @@ PathFrame apply_camera_path(TraceOptions& o) {
   const animation::CameraState s = animation::checked_sample(path, *o.frame, o.path);
   out.frame = s.frame;
   out.time = s.time;
+  out.phi = s.point.phi;
+  out.rigid_orbit = path.kind == animation::WorldlineKind::orbit && !s.orientation.look_at;
+  out.sky_frame = path.frame;
   // The hole seen from (r, theta, phi): the direction -e_r, at longitude phi + 180 and latitude
   // theta - 90 of the path's frame. There the trace's sky frame has toward = -e_r,
   // north = -e_theta and east = -e_phi (observer_motion.h's hole_frame).
@@ -263,6 +266,10 @@ void add_trace_flags(CLI::App& app, TraceOptions& o) {
                  "Camera path file (JSON, docs/usage/animation.md): sets the observer, its motion "
                  "and the look direction of --frame");
   app.add_option("--frame", o.frame, "--path: the frame to trace, 0..frames-1");
+  app.add_option("--orbit-map", o.orbit_map,
+                 "--path of a circular orbit: this frame's map made from MAP, the map of another "
+                 "frame of the same path and flags, turned about the orbit's axis instead of "
+                 "traced (exact by the orbit's symmetry)");
 }
 
 TraceSetup resolve_trace_options(const TraceOptions& o) {

@@ -35,6 +35,8 @@ struct TraceOptions {
   // --path/--frame (docs/usage/animation.md): the camera of one frame of a path file.
   std::string path;
   std::optional<std::int64_t> frame;
+  // --orbit-map (orbit_map.h): this frame's map from another frame's of the same circular orbit.
+  std::string orbit_map;
   CommonOptions common;
 };
 
@@ -60,6 +62,11 @@ struct PathFrame {
   std::string text;
   std::int64_t frame = 0;
   double time = 0;
+  double phi = 0;  // the camera's azimuth about the path's pole (radians)
+  // A circular orbit whose camera keeps its orientation to the hole (no fixed look_at): every
+  // frame's sky is another's turned about the path's pole (orbit_map.h).
+  bool rigid_orbit = false;
+  std::string sky_frame;  // the path's frame: "galactic" | "icrs"
 };
 PathFrame apply_camera_path(TraceOptions& options);
 

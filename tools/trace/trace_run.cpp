@@ -20,6 +20,7 @@
 #include "manifest/block_tree_sha256.h"
 #include "manifest/hash_pool.h"
 #include "manifest/manifest.h"
+#include "orbit_map.h"
 #include "spacetime/moving_observer.h"
 #include "spacetime/schwarzschild.h"
 
@@ -113,6 +114,55 @@ void record_azimuth_series(Manifest& manifest, const Spacetime& spacetime) {
   c["closed_form_pieces_width_rad"] = series.closed_form_width();
 }
 
+// --orbit-map: this frame's lens map from another frame's of the same circular orbit, turned
+// about the orbit's axis (orbit_map.h) rather than traced.
+int write_orbit_frame(const TraceOptions& options, const PathFrame& path, const TraceSetup& setup,
+                      OutputSet& outputs, const std::filesystem::path& temp, Manifest& manifest) {
+  if (!path.rigid_orbit)
+    throw_input_error(options.path, "worldline",
+                      "--orbit-map needs a circular orbit whose camera keeps its orientation to "
+                      "the hole (worldline type orbit, no look.look_at)");
+  PhaseTimes times;
+  const LensmapReader source(options.orbit_map);
+  check_orbit_map_source(source.attributes(), setup.attributes, options.orbit_map);
+  TraceOptions at_source = options;
+  at_source.frame = source.attributes().path_frame;
+  const PathFrame from = apply_camera_path(at_source);
+  const Vec3 axis = path.sky_frame == "icrs" ? Vec3{0, 0, 1} : galactic_to_icrs({0, 0, 1});
+  const double angle = path.phi - from.phi;
+  manifest.add_input(std::filesystem::path(options.orbit_map), "orbit_map");
+  LensmapAttributes attributes = setup.attributes;
+  attributes.path = path.text;
+  attributes.path_frame = path.frame;
+  attributes.path_time = path.time;
+  RotatedMapCounts counts;
+  {
+    ScopedPhase phase(times, "rotate_and_write");
+    counts = write_rotated_lensmap(source, axis, angle, temp, options.output, attributes);
+    outputs.sync(options.output);
+  }
+  auto& c = manifest.counts();
+  c["vertices"] = counts.vertices;
+  c["triangles"] = counts.triangles;
+  c["traced_rays"] = 0;
+  c["shadow_triangles"] = source.attributes().shadow_triangles;
+  for (const auto& [reason, dropped] : source.attributes().dropped) c["dropped"][reason] = dropped;
+  c["mirrored_triangles"] = counts.mirrored_triangles;
+  if (counts.triangles > 0) {
+    c["mu_min"] = counts.mu_min;
+    c["mu_max"] = counts.mu_max;
+  }
+  c["orbit_map"] = {{"source_frame", from.frame}, {"angle_deg", angle / kDegree}};
+  manifest.add_timings(times);
+  manifest.add_output(outputs, options.output, "lensmap");
+  manifest.commit(outputs, options.output);
+  if (!options.common.quiet)
+    std::cerr << kTool << ": frame " << path.frame << " from frame " << from.frame << " turned by "
+              << angle / kDegree << " deg: " << counts.vertices << " vertices, " << counts.triangles
+              << " triangles -> " << options.output << '\n';
+  return kExitOk;
+}
+
 }  // namespace
 
 int run_trace(const TraceOptions& given, int argc, char** argv) {
@@ -148,6 +198,8 @@ int run_trace(const TraceOptions& given, int argc, char** argv) {
   }
   manifest.parameters()["output"] = options.output;
   manifest.exclude_from_digest("output");
+  if (!options.orbit_map.empty())
+    return write_orbit_frame(options, path, setup, outputs, temp, manifest);
 
   PhaseTimes times;
   RefinedMesh mesh;
