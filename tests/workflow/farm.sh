@@ -25,6 +25,13 @@ snakemake -s "$source_root/workflow/Snakefile" --cores 2 -q --config out=local "
 for id in 00000 00001 00002; do
   [ -s local/$id.png ] && [ -s local/$id.exr ] && [ -s local/$id/lensmap.h5 ] || fail "frame $id missing"
 done
+# A circular orbit: frame 0 traced once (orbit-map.h5), every frame's map turned from it.
+python3 -c '
+import json
+for n in range(3):
+    c = json.load(open(f"local/{n:05d}/lensmap.h5.manifest.json"))["counts"]
+    assert c["traced_rays"] == 0 and c["orbit_map"]["source_frame"] == 0, c
+' || fail "the orbit's frames were traced, not turned from orbit-map.h5"
 probe=$(ffprobe -v error -count_frames -select_streams v:0 \
   -show_entries stream=nb_read_frames,r_frame_rate -of csv=p=0 local/movie.mp4 2>&1)
 [ "$probe" = "12/1,3" ] || fail "movie: $probe"
