@@ -39,41 +39,40 @@ constexpr std::uint64_t kPreparedBytes = 112;  // shaders/splat_layout.glsl's Pr
 constexpr std::uint32_t kLlvmpipeCachedWindow = 2048;
 constexpr std::uint32_t kLlvmpipeDirectWindow = 1;
 
-// STARLENS_VULKAN_BATCH_EVENTS: events a pass takes (default 2^18), 1 to 2^24.
-std::uint32_t batch_events_from_environment() {
-  const char* text = std::getenv("STARLENS_VULKAN_BATCH_EVENTS");
-  if (!text) return std::uint32_t(kCpuBatchEvents);
+// The environment variable `name` as a whole number from 1 to `most` (`range` says so in the
+// message), or nullopt when it is not set; "whole" gives `most` where `whole_word` allows it.
+// Anything else: InputError naming the variable.
+std::optional<std::uint32_t> whole_number_from_environment(const char* name, std::uint64_t most,
+                                                           const char* range, bool whole_word) {
+  const char* text = std::getenv(name);
+  if (!text) return std::nullopt;
+  if (whole_word && std::string_view(text) == "whole") return std::uint32_t(most);
   char* end = nullptr;
   errno = 0;
   const unsigned long long value = std::strtoull(text, &end, 10);
-  if (errno || end == text || *end || value < 1 || value > (1ull << 24) ||
+  if (errno || end == text || *end || value < 1 || value > most ||
       !(*text >= '0' && *text <= '9')) {
     std::string reason = "'";
     reason += text;
-    reason += "' is not a whole number from 1 to 2^24";
-    throw_input_error("environment variable STARLENS_VULKAN_BATCH_EVENTS", "", reason);
+    reason += whole_word ? "' is neither 'whole' nor a whole number from 1 to "
+                         : "' is not a whole number from 1 to ";
+    reason += range;
+    throw_input_error(std::string("environment variable ") + name, "", reason);
   }
   return std::uint32_t(value);
+}
+
+// STARLENS_VULKAN_BATCH_EVENTS: events a pass takes (default 2^18), 1 to 2^24.
+std::uint32_t batch_events_from_environment() {
+  return whole_number_from_environment("STARLENS_VULKAN_BATCH_EVENTS", 1ull << 24, "2^24", false)
+      .value_or(std::uint32_t(kCpuBatchEvents));
 }
 
 // STARLENS_VULKAN_LIST_WINDOW: events of each tile's list an accumulate dispatch takes, 1 to
 // 2^32 - 1 or "whole" (the default outside llvmpipe), for the cached and the direct passes
 // alike; the tests run llvmpipe with whole lists on small frames through it.
 std::optional<std::uint32_t> list_window_from_environment() {
-  const char* text = std::getenv("STARLENS_VULKAN_LIST_WINDOW");
-  if (!text) return std::nullopt;
-  if (std::string_view(text) == "whole") return UINT32_MAX;
-  char* end = nullptr;
-  errno = 0;
-  const unsigned long long value = std::strtoull(text, &end, 10);
-  if (errno || end == text || *end || value < 1 || value > UINT32_MAX ||
-      !(*text >= '0' && *text <= '9')) {
-    std::string reason = "'";
-    reason += text;
-    reason += "' is neither 'whole' nor a whole number from 1 to 2^32 - 1";
-    throw_input_error("environment variable STARLENS_VULKAN_LIST_WINDOW", "", reason);
-  }
-  return std::uint32_t(value);
+  return whole_number_from_environment("STARLENS_VULKAN_LIST_WINDOW", UINT32_MAX, "2^32 - 1", true);
 }
 
 // shaders/splat_layout.glsl's DirectRule block (std430: the doubles in order, then the int).
@@ -90,7 +89,9 @@ static_assert(sizeof(DirectRuleBlock) == 61 * 8 + 8);
 class VulkanBackend final : public SplatBackend {
  public:
   explicit VulkanBackend(const SplatSettings& settings)
-      : settings_(settings), batch_events_(batch_events_from_environment()) {
+      : settings_(settings),
+        batch_events_(batch_events_from_environment()),
+        list_window_(list_window_from_environment()) {
     if (settings.events_bound > 0)
       batch_events_ = std::uint32_t(std::min<std::uint64_t>(batch_events_, settings.events_bound));
   }
@@ -151,8 +152,7 @@ class VulkanBackend final : public SplatBackend {
       cached_window_ = kLlvmpipeCachedWindow;
       direct_window_ = kLlvmpipeDirectWindow;
     }
-    if (const std::optional<std::uint32_t> window = list_window_from_environment())
-      cached_window_ = direct_window_ = *window;
+    if (list_window_) cached_window_ = direct_window_ = *list_window_;
 
     const std::uint64_t frame_bytes = std::uint64_t(header.width) * header.height * 3 * 8;
     frame_ = context_->allocate(frame_bytes, false, "frame allocation");
@@ -506,6 +506,7 @@ class VulkanBackend final : public SplatBackend {
 
   SplatSettings settings_;
   std::uint32_t batch_events_;
+  std::optional<std::uint32_t> list_window_;  // STARLENS_VULKAN_LIST_WINDOW
   StreamHeader header_;
   std::unique_ptr<VulkanContext> context_;
   std::unique_ptr<VulkanPipelines> pipelines_;

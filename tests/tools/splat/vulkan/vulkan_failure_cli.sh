@@ -36,6 +36,8 @@ STARLENS_VULKAN_BATCH_EVENTS=0 expect 2 "STARLENS_VULKAN_BATCH_EVENTS.*not a who
   "$splat" -i events.sle -o frame.exr --backend vulkan --quiet
 STARLENS_VULKAN_BATCH_EVENTS=lots expect 2 "STARLENS_VULKAN_BATCH_EVENTS" \
   "$splat" -i events.sle -o frame.exr --backend vulkan --quiet
+STARLENS_VULKAN_LIST_WINDOW=0 expect 2 "STARLENS_VULKAN_LIST_WINDOW.*neither 'whole' nor" \
+  "$splat" -i events.sle -o frame.exr --backend vulkan --quiet
 STARLENS_VULKAN_MEMORY_LIMIT=-5 expect 2 "STARLENS_VULKAN_MEMORY_LIMIT.*not a positive whole number" \
   "$splat" -i events.sle -o frame.exr --backend vulkan --quiet
 nothing_left "a rejected variable"
