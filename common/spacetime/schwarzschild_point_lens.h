@@ -58,10 +58,11 @@ class PointLens {
   // direction `source`: in the plane of the source and h, on the source's side of h for even
   // orders and the other side for odd ones (undefined for a source on the axis).
   Vec3 image_direction(const Vec3& source, int order, double psi) const;
-  // The image of order `order` of the star in direction `source` without a guess (the photon
-  // ring's images, which a lens map's mesh cannot resolve): the start from the run's table of
-  // phi over log(psi - psi_c), then image(). converged is false where that image lies closer
-  // to the critical angle than the iteration reaches (closest_approach()).
+  // The image of order `order` of the star in direction `source` without a guess (the producer's
+  // images of order 1 and more, which a lens map's mesh drops next to their critical curves):
+  // the start from the run's table of phi over log(psi - psi_c), which covers every escaping
+  // psi (from pi down to closest_approach()), then image(). converged is false where that image
+  // lies closer to the critical angle than the iteration reaches (closest_approach()).
   PointImage image_of_order(const Vec3& source, int order) const;
   // image_of_order's start without the iteration: whether the order's image lies within reach,
   // its approximate psi, and A = sin(psi) / |phi'(psi)| there, interpolated from the table

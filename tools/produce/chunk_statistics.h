@@ -14,8 +14,8 @@
 namespace starlens::produce {
 
 constexpr double kCentreTilePixels = 32;
-// The triangle number of an event that no lens-map triangle produced (a photon-ring image,
-// photon_ring.h): counted in no triangle statistic and no chunk's triangle range.
+// The triangle number of an event that no lens-map triangle produced (an image of the point
+// lens, order >= 1: photon_ring.h): counted in no triangle statistic and no chunk's triangle range.
 constexpr std::uint32_t kNoTriangle = 0xFFFFFFFFu;
 
 struct ChunkSummary {

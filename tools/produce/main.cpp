@@ -250,6 +250,8 @@ int run_produce(const ProduceOptions& options, int argc, char** argv) {
   manifest.counts()["triangles_indexed"] = index_statistics.triangles_indexed;
   manifest.counts()["triangles_degenerate"] = index_statistics.triangles_degenerate;
   manifest.counts()["triangles_too_large"] = index_statistics.triangles_too_large;
+  manifest.counts()["photon_ring"]["mesh_triangles_set_aside"] =
+      index_statistics.triangles_of_point_lens_orders;
   manifest.counts()["triangles_with_events"] = result.counts.triangles_with_events;
   manifest.counts()["catalog_cells_read"] = read.cells_read;
   manifest.counts()["catalog_stars_read"] = read.stars_read;

@@ -13,16 +13,19 @@ namespace starlens::produce {
 PhotonRing::PhotonRing(std::shared_ptr<const schwarzschild::PointLens> lens, const Camera& camera,
                        const ObserverMotion& motion)
     : lens_(std::move(lens)), camera_(camera), motion_(motion) {
-  // A over the band from the closest approach out to phi = kFirstOrder pi, sampled at steps of
-  // 1% in psi - psi_c: A ~ sin(psi_c) (psi - psi_c) there, so between samples it exceeds the
-  // larger of its neighbours by about 1%; the margin is 5%.
+  // A over the band from the closest approach out to phi = kFirstOrder pi (for order 1 the
+  // Einstein ring, where A is largest), sampled at steps of 1% in psi - psi_c, the first sample
+  // beyond the band's end included: A ~ sin(psi_c) (psi - psi_c) next to the critical angle,
+  // and d ln A / d ln(psi - psi_c) stays below 3 out to the Einstein ring (1.6 at r_obs 30, 2.4
+  // at 1000, 2.9 at 1e6), so between samples A exceeds the larger of its neighbours by at most
+  // about 3%; the margin is 5%.
   const double critical = lens_->critical_angle();
   for (double x = schwarzschild::PointLens::closest_approach(); critical + x < std::numbers::pi;
        x *= 1.01) {
     double phi = 0, slope = 0;
     lens_->series().azimuth_and_derivative(critical + x, phi, slope);
-    if (phi < kFirstOrder * std::numbers::pi) break;
     max_a_ = std::max(max_a_, std::sin(critical + x) / std::abs(slope));
+    if (phi < kFirstOrder * std::numbers::pi) break;
   }
   max_a_ *= 1.05;
   const double gamma = motion_.gamma(), speed = motion_.speed();

@@ -1,9 +1,12 @@
 #pragma once
-// The photon ring's images (docs/design.md section 3): the images of order 2 and more of a
-// Schwarzschild map, found for each star from the point lens (schwarzschild_point_lens.h)
-// rather than from the lens map's mesh. They lie within about a pixel of the shadow's edge,
-// each order about e^-pi closer than the one before, where the map's triangles are dropped or
-// too coarse; the point lens places each at its exact position with its point magnification.
+// The point lens's images (docs/design.md section 3): the images of order 1 and more of a
+// Schwarzschild map (the secondaries inside the Einstein ring and the photon ring's images of
+// order 2 and more), found for each star from the point lens (schwarzschild_point_lens.h)
+// rather than from the lens map's mesh. Each order n >= 1 has its critical curve phi = (n + 1)
+// pi next to the shadow's edge (order 1's ~1 px from it, each further order about e^-pi
+// closer), where the map's triangles are dropped or too coarse; the point lens places each
+// image at its exact position with its point magnification. The class keeps the ring's name:
+// its images all lie in the ring's band, from the shadow's edge out to the Einstein ring.
 #include <cstdint>
 #include <memory>
 
@@ -17,14 +20,15 @@ namespace starlens::produce {
 class PhotonRing {
  public:
   // The lowest order taken from the point lens; the mesh's images of this order and above are
-  // not used when a run has the ring.
-  static constexpr int kFirstOrder = 2;
+  // not used when a run has the ring, so the mesh gives only the primaries (order 0).
+  static constexpr int kFirstOrder = 1;
 
   PhotonRing(std::shared_ptr<const schwarzschild::PointLens> lens, const Camera& camera,
              const ObserverMotion& motion);
 
   // The quick estimate of mu (PointLens::start_of_order) may be off by this factor at most
-  // (tests/common/spacetime/test_point_lens.cpp holds it within 1e-2); an image whose estimate
+  // (tests/common/spacetime/test_point_lens.cpp holds it within 1e-2 over every order from
+  // kFirstOrder, order 1's whole range included); an image whose estimate
   // times it is below the visible mu is not solved.
   static constexpr double kEstimateMargin = 1.05;
 
@@ -48,7 +52,8 @@ class PhotonRing {
 
   // Bounds on the ring images of any star within `radius` rad of direction `centre`, for the
   // producer's selection of the stars that may be seen: mu <= A_max / (D_min^2 sin(gamma_min)),
-  // A = sin(psi) / |phi'(psi)| over the ring's band (orders >= kFirstOrder), sin(gamma_min)
+  // A = sin(psi) / |phi'(psi)| over the ring's band (orders >= kFirstOrder: from the closest
+  // approach out to phi = kFirstOrder pi, the Einstein ring for order 1), sin(gamma_min)
   // the smallest |s x h| over the disc (infinite where the disc reaches +-h); g <= g_static
   // D_max.
   double max_mu_near(const Vec3& centre, double radius) const;

@@ -198,11 +198,9 @@ class UnitWorker {
       const double min_mu = queries_[q].min_mu;
       for (std::uint32_t h = first[q]; h < first[q + 1]; ++h) {
         const QueryHit& hit = found_.hits[h];
+        // Of order < PhotonRing::kFirstOrder where the run has the ring: the index leaves out
+        // the triangles of the point lens's orders.
         const std::uint8_t order = index.image_order(hit.triangle);
-        if (ring && order >= PhotonRing::kFirstOrder) {
-          ++counts.mesh_images_of_ring_orders;
-          continue;
-        }
         ImagePoint point = index.map(hit.triangle, hit.weights);
         double mu = index.mu(hit.triangle);
         if (point_values && index.max_mu_of(hit.triangle) < min_mu) {
@@ -266,10 +264,11 @@ class UnitWorker {
     times.add("colour", std::chrono::duration<double>(Clock::now() - mapped).count());
   }
 
-  // The star's photon-ring images, order by order from PhotonRing::kFirstOrder, until two orders
-  // in a row are too faint to be seen: the orders alternate sides of the hole, and the next on
-  // either side is e^(-2 pi) ~ 1/535 fainter than the last, far more than the Doppler factor
-  // of a moving camera changes along the ring.
+  // The star's images from the point lens, order by order from PhotonRing::kFirstOrder (the
+  // secondary, then the photon ring's), until two orders in a row are too faint to be seen: the
+  // orders alternate sides of the hole, and the next on either side is fainter than the last
+  // (from order 2 on by e^(-2 pi) ~ 1/535), far more than the Doppler factor of a moving camera
+  // changes along the ring.
   void add_ring_images(const PhotonRing& ring, std::uint32_t q, const catalog::CatalogStar& star,
                        ProducerCounts& counts) {
     const double k = query_scales_[q];

@@ -16,11 +16,11 @@ struct ProducerCounts {
   // Images of a point-lens map given their triangle's mu because Newton's search for the exact
   // image did not settle (point_magnification.h).
   std::uint64_t images_triangle_mu = 0;
-  // With the photon ring (photon_ring.h): its images in the frame (also in `images`), those
-  // outside it, and the mesh's images of its orders set aside for them.
+  // With the photon ring (photon_ring.h): the point lens's images of orders >=
+  // PhotonRing::kFirstOrder (1: the secondaries and the ring) in the frame (also in `images`),
+  // and those outside it.
   std::uint64_t ring_images = 0;
   std::uint64_t ring_images_outside_frame = 0;
-  std::uint64_t mesh_images_of_ring_orders = 0;
   std::uint64_t events_by_class[4] = {0, 0, 0, 0};  // by EventClass; [discarded] never written
   std::uint64_t direct_bounded = 0;                 // direct supports cut at --psf-max-radius
   std::uint64_t triangles_with_events = 0;
@@ -38,7 +38,6 @@ struct ProducerCounts {
     images_triangle_mu += other.images_triangle_mu;
     ring_images += other.ring_images;
     ring_images_outside_frame += other.ring_images_outside_frame;
-    mesh_images_of_ring_orders += other.mesh_images_of_ring_orders;
     for (int c = 0; c < 4; ++c) events_by_class[c] += other.events_by_class[c];
     direct_bounded += other.direct_bounded;
   }

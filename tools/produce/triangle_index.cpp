@@ -100,6 +100,15 @@ TriangleIndex::TriangleIndex(const LensMesh& mesh, int catalogue_order,
   }
   statistics_.triangles_degenerate =
       static_cast<std::uint64_t>(std::count(usable.begin(), usable.end(), 0));
+  if (photon_ring_ && mesh.order.size() == count) {
+    // The images of these orders come from the point lens (photon_ring.h): their triangles are
+    // not searched at all, and the ring's bound stands for them in every cell's.
+    for (std::size_t t = 0; t < count; ++t) {
+      if (!usable[t] || mesh.order[t] < PhotonRing::kFirstOrder) continue;
+      usable[t] = 0;
+      ++statistics_.triangles_of_point_lens_orders;
+    }
+  }
 
   end_phase("triangles");
   // Groups, their grids, and the cells their caps overlap.

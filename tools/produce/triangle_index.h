@@ -39,6 +39,9 @@ struct IndexStatistics {
   std::uint64_t triangles_indexed = 0;
   std::uint64_t triangles_degenerate = 0;  // source directions on one great circle
   std::uint64_t triangles_too_large = 0;   // source triangle wider than a safe hemisphere part
+  // With the photon ring: the mesh's triangles of orders >= PhotonRing::kFirstOrder, left out
+  // (their images come from the point lens).
+  std::uint64_t triangles_of_point_lens_orders = 0;
   std::uint64_t groups = 0;
   std::uint64_t cell_group_pairs = 0;
   std::uint64_t cell_grid_entries = 0;    // (cell, level, bin, group)

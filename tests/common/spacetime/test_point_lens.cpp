@@ -193,6 +193,44 @@ TEST_CASE("without a guess, the photon ring's images down to the highest orders"
   }
 }
 
+TEST_CASE("the quick estimate of A holds over order 1's whole range") {
+  // Order 1's images (the producer's first order from the point lens) run from the critical
+  // curve phi = 2 pi (a star opposite the hole) out to the Einstein ring (a star behind it),
+  // far from the strong-deflection limit: the start table's psi and A against the exact image
+  // (tested against the reference above), for stars at gamma from 1e-7 to pi - 1e-7.
+  const Vec3 hole{1, 0, 0};
+  for (const double r_obs : {3.5, 6.0, 30.0, 1000.0}) {
+    const sw::PointLens lens(r_obs, hole);
+    double worst_a = 0, worst_x = 0, widest = 0;
+    int checked = 0;
+    for (int k = 0; k <= 2000; ++k) {
+      // log-spaced toward both ends of (0, pi)
+      const double t = k / 2000.0;
+      const double gamma =
+          t < 0.5 ? std::pow(10.0, -7 + 14 * t) * std::numbers::pi / 2
+                  : std::numbers::pi - std::pow(10.0, -7 + 14 * (1 - t)) * std::numbers::pi / 2;
+      if (!(gamma > 0 && gamma < std::numbers::pi)) continue;
+      const Vec3 source{-std::cos(gamma), std::sin(gamma), 0};
+      const sw::PointLens::OrderStart start = lens.start_of_order(source, 1);
+      REQUIRE(start.reachable);
+      const sw::PointImage image = lens.image_of_order(source, 1);
+      REQUIRE(image.converged);
+      const double a_exact = image.mu * std::sin(gamma);
+      worst_a = std::max(worst_a, std::abs(start.a / a_exact - 1));
+      const double x = image.psi - lens.critical_angle();
+      worst_x = std::max(worst_x, std::abs((start.psi - lens.critical_angle()) / x - 1));
+      widest = std::max(widest, x);
+      ++checked;
+    }
+    MESSAGE("r_obs " << r_obs << ": " << checked << " order-1 images out to psi - psi_c " << widest
+                     << ": the starts' A within " << worst_a
+                     << " of the images', psi - psi_c within " << worst_x);
+    CHECK(checked > 1900);
+    CHECK(worst_a < 1e-2);  // PhotonRing::kEstimateMargin is 1.05
+    CHECK(worst_x < 1e-2);
+  }
+}
+
 TEST_CASE("a distant observer sees the weak-field point lens") {
   // theta_E = sqrt(4 M / r_obs) for a source at infinity; a source at beta = u theta_E from
   // the hole has two images with |mu| = (u^2 + 2) / (2 u sqrt(u^2 + 4)) +- 1/2, the primary

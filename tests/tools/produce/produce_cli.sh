@@ -131,7 +131,12 @@ assert 0 < m["colour"]["table_max_relative_error"] < 1e-6, m["colour"]
 for phase in ("query", "read", "mapping", "colour", "write", "total"):
     assert phase in m["timings_s"], phase
 s = m["chunk_statistics"]
-assert s["chunks"] == c["chunks"] and 0 < s["triangles_per_chunk"]["p50"] <= s["triangles_per_chunk"]["max"] <= 500
+# Most of this map's events are secondaries from the point lens (no triangle): a chunk of
+# them alone counts no triangle, so the median chunk may have none.
+t = s["triangles_per_chunk"]
+assert s["chunks"] == c["chunks"] and 0 <= t["p50"] <= t["p90"] <= t["max"] <= 500 and t["max"] > 0, s
+assert c["images_by_order"][0] > 0 and c["images_by_order"][1] == c["photon_ring"]["images"] - sum(c["images_by_order"][2:]), c
+assert c["photon_ring"]["first_order"] == 1 and c["photon_ring"]["mesh_triangles_set_aside"] > 0, c
 assert 0 < s["tiles_per_chunk"]["p50"] <= s["tiles_per_chunk"]["p90"] <= s["tiles_per_chunk"]["max"]
 PY
 
