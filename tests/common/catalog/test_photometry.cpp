@@ -10,6 +10,19 @@
 #include "core/errors.h"
 
 namespace starlens::catalog {
+namespace {
+
+// Hotter for bluer colours, over the relation's whole validity range, in steps of 0.01.
+void check_hotter_when_bluer(const ColourTemperatureRelation& relation) {
+  double previous = 1e9;
+  for (double c = relation.colour_min; c <= relation.colour_max; c += 0.01) {
+    const double t = relation.temperature_k(c);
+    CHECK(t < previous);
+    previous = t;
+  }
+}
+
+}  // namespace
 
 TEST_CASE("photometry: zero points and magnitudes") {
   const Band& v = band_by_name("V", "--band");
@@ -59,13 +72,7 @@ TEST_CASE("photometry: Ballesteros 2012 B-V and Casagrande 2010 J-Ks, clamped an
         temperature_from_colour(casagrande, 0.07, counts));
   CHECK(temperature_from_colour(casagrande, std::nan(""), counts) == kDefaultTemperatureK);
   CHECK(counts.without_colour == 1);
-  // Hotter for bluer colours, over the whole validity range.
-  double previous = 1e9;
-  for (double c = casagrande.colour_min; c <= casagrande.colour_max; c += 0.01) {
-    const double t = casagrande.temperature_k(c);
-    CHECK(t < previous);
-    previous = t;
-  }
+  check_hotter_when_bluer(casagrande);
 }
 
 TEST_CASE(
@@ -89,12 +96,7 @@ TEST_CASE(
   CHECK(temperature_from_colour(mucciarelli, 3.0, counts) == mucciarelli.temperature_k(1.50));
   CHECK(counts.clamped_blue == 1);
   CHECK(counts.clamped_red == 1);
-  double previous = 1e9;
-  for (double c = mucciarelli.colour_min; c <= mucciarelli.colour_max; c += 0.01) {
-    const double t = mucciarelli.temperature_k(c);
-    CHECK(t < previous);
-    previous = t;
-  }
+  check_hotter_when_bluer(mucciarelli);
 
   // Riello et al. 2021, table C.2: G - V = -0.02704 + 0.01424 C - 0.2156 C^2 + 0.01426 C^3.
   GaiaGvCounts gv;
