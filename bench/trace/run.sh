@@ -3,7 +3,7 @@
 # pinhole 60 degrees, hole straight ahead at the galactic centre, mesh step 4 px, tol 0.01 px):
 # wall and CPU time, vertices, triangles, rays traced, dropped triangles and their image area
 # (pixels^2), peak RSS, 1 and 2 threads, for each maximum depth in DEPTHS (default: the tool's
-# default, 10). SPACETIME_ARGS replaces "--spacetime schwarzschild" (for the Kerr benchmark:
+# default, 12). SPACETIME_ARGS replaces "--spacetime schwarzschild" (for the Kerr benchmark:
 # SPACETIME_ARGS="--spacetime kerr --spin 0.998 --inclination 80").
 # usage: bench/trace/run.sh [BUILD_DIR] [WORK_DIR]   (defaults: build, /tmp/starlens-bench-trace)
 set -euo pipefail
@@ -12,7 +12,7 @@ work=${2:-/tmp/starlens-bench-trace}
 trace=$build/tools/trace/starlens-trace
 mkdir -p "$work"
 threads_list=${THREADS:-"1 2"}
-depths=${DEPTHS:-10}
+depths=${DEPTHS:-12}
 read -r -a spacetime_args <<<"${SPACETIME_ARGS:---spacetime schwarzschild}"
 
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores," \
