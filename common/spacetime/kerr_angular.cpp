@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "spacetime/carlson.h"
+#include "spacetime/carlson_fused.h"
 
 namespace starlens::kerr {
 namespace {
@@ -16,11 +16,25 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // Legendre's F(phi | m) and Pi(n; phi | m) = integral of dt / ((1 - n sin^2 t) sqrt(1 - m
 // sin^2 t)) in Carlson's form, from s = sin(phi), c2 = cos^2(phi), d2 = 1 - m s^2 and
 // 1 - n s^2, each given so that none is formed by cancellation.
+// Every R_F here comes from rf_rj: on the axis psi0 = F(pi/2 | m) must equal K(m) to the bit
+// (passages counts the pole crossings by comparing them).
 double legendre_f(double s, double c2, double d2) {
-  return s * carlson::rf(c2, d2, 1);
+  return s * carlson::rf_rj(c2, d2, 1, nullptr, 0).rf;
 }
 double legendre_pi(double s, double c2, double d2, double n, double one_minus_n_s2) {
-  return s * carlson::rf(c2, d2, 1) + n / 3 * s * s * s * carlson::rj(c2, d2, 1, one_minus_n_s2);
+  const carlson::FusedIntegrals<double> values = carlson::rf_rj(c2, d2, 1, &one_minus_n_s2, 1);
+  return s * values.rf + n / 3 * s * s * s * values.rj[0];
+}
+
+// The complete K(m) = R_F(0, 1 - m, 1) and, with_pi, Pi(n | m) = K + n / 3 R_J(0, 1 - m, 1,
+// 1 - n), 1 - n given.
+struct CompleteIntegrals {
+  double k, pi;
+};
+CompleteIntegrals complete_integrals(double m, double n, double one_minus_n, bool with_pi) {
+  const carlson::FusedIntegrals<double> values =
+      carlson::rf_rj(0, 1 - m, 1, &one_minus_n, with_pi ? 1 : 0);
+  return {values.rf, with_pi ? values.rf + n / 3 * values.rj[0] : kNaN};
 }
 
 struct Jacobi {
@@ -84,7 +98,8 @@ AngularEnd oscillating(const AngularStart& st, double mino) {
     c0 = std::fmin(1.0, std::fmax(0.0, c0));
   }
   const double d0 = 1 - m * s0 * s0;
-  const double k_complete = carlson::rf(0, 1 - m, 1);
+  const CompleteIntegrals complete = complete_integrals(m, up, one_minus_up, !axial);
+  const double k_complete = complete.k;
   const double psi0 = legendre_f(s0, c0, d0);
   const double psi = psi0 + st.direction * omega * mino;
   const double j = std::nearbyint(psi / (2 * k_complete));
@@ -98,7 +113,7 @@ AngularEnd oscillating(const AngularStart& st, double mino) {
   if (axial) {
     end.pole_crossings = up > 0 ? passages(psi0, psi, k_complete, k_complete) : 0;
   } else {
-    const double pi_complete = k_complete + up / 3 * carlson::rj(0, 1 - m, 1, one_minus_up);
+    const double pi_complete = complete.pi;
     const double pi0 = legendre_pi(s0, c0, d0, up, st.sin_theta * st.sin_theta);
     const double pi_end = 2 * j * pi_complete + legendre_pi(f.sn, f.cn * f.cn, f.dn * f.dn, up,
                                                             one_minus_up + up * f.cn * f.cn);
@@ -129,7 +144,9 @@ AngularEnd one_sided(const AngularStart& st, double mino) {
   // |mu| falls while psi in (0, K) grows: start at +psi0 when the ray heads for the equator.
   const double toward_equator = st.direction * mu_sign < 0 ? 1 : -1;
   const double psi0 = toward_equator * legendre_f(s0, c0, d0);
-  const double k_complete = carlson::rf(0, 1 - k, 1);
+  const double n = axial ? 0 : -up * k / one_minus_up;
+  const CompleteIntegrals complete = complete_integrals(k, n, 1 - n, !axial);
+  const double k_complete = complete.k;
   const double psi = psi0 + omega * mino;
   const double j = std::nearbyint(psi / (2 * k_complete));
   const double reduced = psi - 2 * j * k_complete;
@@ -141,8 +158,7 @@ AngularEnd one_sided(const AngularStart& st, double mino) {
   if (axial) {
     end.pole_crossings = passages(psi0, psi, 0, k_complete);
   } else {
-    const double n = -up * k / one_minus_up;
-    const double pi_complete = k_complete + n / 3 * carlson::rj(0, 1 - k, 1, 1 - n);
+    const double pi_complete = complete.pi;
     const double pi0 = toward_equator * legendre_pi(s0, c0, d0, n, 1 - n * s0sq);
     const double pi_end =
         2 * j * pi_complete + legendre_pi(f.sn, f.cn * f.cn, f.dn * f.dn, n, 1 - n * f.sn * f.sn);

@@ -5,6 +5,7 @@
 
 #include "spacetime/carlson.h"
 #include "spacetime/carlson_complex.h"
+#include "spacetime/carlson_fused.h"
 
 namespace starlens::kerr {
 namespace {
@@ -14,21 +15,23 @@ using LongComplex = std::complex<long double>;
 
 // The largest real root of Ferrari's resolvent 8m^3 + 8A m^2 + (2A^2 - 8C) m - B^2 (positive
 // for B != 0: the cubic is -B^2 at 0): Cardano's or the trigonometric formula for the depressed
-// cubic, then Newton's method in long double.
+// cubic in double (its start; long double's cube roots and trigonometry cost as much as the
+// rest of the quartic), then Newton's method in long double.
 long double resolvent_root(long double A, long double B, long double C) {
   const long double c2 = A, c1 = (A * A - 4 * C) / 4, c0 = -B * B / 8;  // m^3 + c2 m^2 + c1 m + c0
   const long double p = c1 - c2 * c2 / 3, q = 2 * c2 * c2 * c2 / 27 - c2 * c1 / 3 + c0;
   const long double disc = q * q / 4 + p * p * p / 27;
-  long double t;
+  double t;
   if (disc >= 0) {
-    const long double root = std::sqrt(disc);
-    t = std::cbrt(-q / 2 + root) + std::cbrt(-q / 2 - root);
+    const double root = std::sqrt(static_cast<double>(disc)), half_q = static_cast<double>(q / 2);
+    t = std::cbrt(-half_q + root) + std::cbrt(-half_q - root);
   } else {
-    const long double arg = std::fmax(-1.0L, std::fmin(1.0L, 3 * q / (2 * p) * std::sqrt(-3 / p)));
-    t = 2 * std::sqrt(-p / 3) * std::cos(std::acos(arg) / 3);
+    const double arg =
+        std::fmax(-1.0, std::fmin(1.0, static_cast<double>(3 * q / (2 * p) * std::sqrt(-3 / p))));
+    t = 2 * std::sqrt(static_cast<double>(-p / 3)) * std::cos(std::acos(arg) / 3);
   }
   long double m = t - c2 / 3;
-  for (int i = 0; i < 4; ++i) {
+  for (int i = 0; i < 6; ++i) {
     const long double f = ((m + c2) * m + c1) * m + c0;
     const long double df = (3 * m + 2 * c2) * m + c1;
     if (df == 0) break;
@@ -85,20 +88,8 @@ struct Integrals {
 
 // Carlson's functions in real arithmetic (NaN outside their proper domain, as for the principal
 // values, which are taken in complex arithmetic) and in complex arithmetic.
-double carlson_rf(double x, double y, double z) {
-  return carlson::rf(x, y, z);
-}
-double carlson_rj(double x, double y, double z, double p) {
-  return carlson::rj(x, y, z, p);
-}
 double carlson_rc(double x, double y) {
   return carlson::rc(x, y);
-}
-Complex carlson_rf(Complex x, Complex y, Complex z) {
-  return carlson::rf(x, y, z);
-}
-Complex carlson_rj(Complex x, Complex y, Complex z, Complex p) {
-  return carlson::rj(x, y, z, p);
 }
 Complex carlson_rc(Complex x, Complex y) {
   return carlson::rc(x, y);
@@ -120,22 +111,29 @@ Integrals integrals_in(const std::array<T, 4>& r, double y, bool at_root4, doubl
   const T u12 = Y[0] * Y[1] + Y[2] * Y[3], u13 = Y[0] * Y[2] + Y[1] * Y[3],
           u14 = Y[0] * Y[3] + Y[1] * Y[2];
   const T x = u12 * u12, yy = u13 * u13, z = u14 * u14;
-  const T rf = carlson_rf(x, yy, z);
-  Integrals out{2 * real_part(rf), 0, 0};
   const T d12 = r[1] - r[0], d13 = r[2] - r[0], d14 = r[3] - r[0];
-  for (int k = 0; k < 2; ++k) {
-    const double p = k == 0 ? r_plus : r_minus;
-    // At a = 0, r_- = 0 is also a root of R; the integral is then weighted by a = 0 (kerr.h).
-    if (p == 0) continue;
-    const T d15 = p - r[0], d25 = p - r[1], d35 = p - r[2], d45 = p - r[3];
-    const T w2 = x - d13 * d14 * d25 / d15;
-    const T q2 = (y - p) / (T(y) - r[0]) * w2;
-    const T p2 = q2 + d25 * d35 * d45 / d15;
+  // At a = 0, r_- = 0 is also a root of R; the integral is then weighted by a = 0 (kerr.h).
+  const double poles[2] = {r_plus, r_minus};
+  const int count = r_minus == 0 ? 1 : 2;
+  T d15[2], w2[2], q2[2], p2[2];
+  for (int k = 0; k < count; ++k) {
+    const double p = poles[k];
+    d15[k] = p - r[0];
+    const T d25 = p - r[1], d35 = p - r[2], d45 = p - r[3];
+    w2[k] = x - d13 * d14 * d25 / d15[k];
+    q2[k] = (y - p) / (T(y) - r[0]) * w2[k];
+    p2[k] = q2[k] + d25 * d35 * d45 / d15[k];
+  }
+  // R_F and both poles' R_J from one duplication sequence (carlson_fused.h).
+  const carlson::FusedIntegrals<T> carlson_values = carlson::rf_rj(x, yy, z, w2, count);
+  const T rf = carlson_values.rf;
+  Integrals out{2 * real_part(rf), 0, 0};
+  for (int k = 0; k < count; ++k) {
     // Carlson's I3 = integral of (t - r1) / ((t - p) sqrt(...)); the wanted one is
     // (I3 - I1) / (p - r1).
-    const T i3 = T(2.0) * d12 * d13 * d14 / (T(3.0) * d15) * carlson_rj(x, yy, z, w2) +
-                 T(2.0) * carlson_rc(p2, q2);
-    const double third = real_part((i3 - T(2.0) * rf) / d15);
+    const T i3 = T(2.0) * d12 * d13 * d14 / (T(3.0) * d15[k]) * carlson_values.rj[k] +
+                 T(2.0) * carlson_rc(p2[k], q2[k]);
+    const double third = real_part((i3 - T(2.0) * rf) / d15[k]);
     (k == 0 ? out.third_plus : out.third_minus) = third;
   }
   return out;
