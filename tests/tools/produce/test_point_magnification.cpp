@@ -566,7 +566,7 @@ TEST_CASE("the point lens's bound of mu near a direction holds for its images of
   // Random stars over the sky, each inside discs of random radii about random nearby centres
   // (as the index asks for its cells); their images of orders 1 to 3 by the point lens (tested
   // against the reference in tests/spacetime), static and seen by a camera on a circular orbit
-  // (v = 0.19 c at r_obs 30, 0.33 c at 10, 0.5 c at 6): none brighter than
+  // (v = 0.19 c at r_obs 30, 0.35 c at 10, 0.5 c at 6): none brighter than
   // PhotonRing::max_mu_near, and none of g above max_g. For each view's r_obs.
   for (const View& view : {kPinhole, kFisheye, kEquirect}) {
     const Vec3 hole = unit_vector_from_angles(kHoleRa * kDegree, kHoleDec * kDegree);
