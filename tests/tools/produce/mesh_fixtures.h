@@ -1,10 +1,11 @@
 #pragma once
 // Lens meshes for the producer's tests, made here from docs/design.md section 3's formulas (not
-// from the trace stage): a pinhole camera, a regular grid of two triangles per cell, and each
-// vertex's source direction from a spacetime.
+// from the trace stage): a camera (pinhole_camera.h, frame_camera.h), a regular grid of two
+// triangles per cell, and each vertex's source direction from a spacetime.
 #include <cmath>
 #include <functional>
 
+#include "frame_camera.h"
 #include "lens_mesh.h"
 #include "pinhole_camera.h"
 #include "sky/frames.h"
@@ -19,16 +20,17 @@ inline double signed_solid_angle(const Vec3& a, const Vec3& b, const Vec3& c) {
   return 2 * std::atan2(numerator, denominator);
 }
 
-// A grid mesh of `step` px over the camera's frame; vertices traced through `spacetime`;
-// triangles kept when all three vertices escaped and their source directions lie within
-// `max_source_rad` of each other (trace's --mesh-max-source).
-inline LensMesh grid_mesh(const PinholeCamera& camera, const Spacetime& spacetime, double step,
-                          double max_source_rad = 1.0 * kDegree) {
+// A grid mesh of `step` px over the frame of `camera` (PinholeCamera or FrameCamera); vertices
+// traced through `spacetime`; triangles kept when all three vertices escaped and their source
+// directions lie within `max_source_rad` of each other (trace's --mesh-max-source).
+template <class CameraModel>
+LensMesh grid_mesh(const CameraModel& camera, const Spacetime& spacetime, double step,
+                   double max_source_rad = 1.0 * kDegree) {
   LensMesh mesh;
   mesh.width = camera.width;
   mesh.height = camera.height;
-  mesh.projection = "pinhole";
-  mesh.pinhole_focal_px = camera.focal;
+  mesh.projection = camera.projection_name();
+  mesh.pinhole_focal_px = camera.pinhole_focal_px();
   const auto columns = static_cast<std::uint32_t>(std::ceil(camera.width / step)) + 1;
   const auto rows = static_cast<std::uint32_t>(std::ceil(camera.height / step)) + 1;
   std::vector<Vec3> rays;

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <string>
 
 #include "sky/frames.h"
 
@@ -34,6 +35,8 @@ struct PinholeCamera {
                        forward[1] + dx * right[1] - dy * up[1],
                        forward[2] + dx * right[2] - dy * up[2]});
   }
+  std::string projection_name() const { return "pinhole"; }
+  double pinhole_focal_px() const { return focal; }
   // The pixel a direction projects to (its inverse).
   std::array<double, 2> project(const Vec3& d) const {
     const double depth = dot(d, forward);
