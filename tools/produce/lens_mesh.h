@@ -44,7 +44,7 @@ struct LensMesh {
   std::vector<double> psi;
   std::vector<std::uint8_t> order;
   std::vector<double> max_point_mu;
-  // The images of order >= 2, from the point lens (photon_ring.h), for a Schwarzschild map
+  // The images of orders >= PhotonRing::kFirstOrder, from the point lens (photon_ring.h), for a Schwarzschild map
   // loaded whole; null otherwise.
   std::shared_ptr<const PhotonRing> photon_ring;
   // The camera's motion (the lens map's observer velocity). With it, per triangle (when the
