@@ -3,12 +3,17 @@
 #include "core/errors.h"
 
 namespace starlens {
-namespace {
-
-Vec3 to_icrs(const LensmapAttributes& attributes, const std::string& path, const Vec3& v) {
+Vec3 lensmap_frame_to_icrs(const LensmapAttributes& attributes, const std::string& path,
+                           const Vec3& v) {
   if (attributes.bh_frame == "icrs") return v;
   if (attributes.bh_frame == "galactic") return galactic_to_icrs(v);
   throw_input_error(path, "bh_frame", "unknown frame '" + attributes.bh_frame + "'");
+}
+
+namespace {
+
+Vec3 to_icrs(const LensmapAttributes& attributes, const std::string& path, const Vec3& v) {
+  return lensmap_frame_to_icrs(attributes, path, v);
 }
 
 }  // namespace

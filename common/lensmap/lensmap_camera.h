@@ -11,6 +11,9 @@ namespace starlens {
 
 // Throws InputError naming `path` and the attribute for a bh_frame or projection it does not
 // know, or a camera the attributes do not make.
+// A vector of the placement frame (bh_frame) in ICRS.
+Vec3 lensmap_frame_to_icrs(const LensmapAttributes& attributes, const std::string& path,
+                           const Vec3& v);
 Vec3 lensmap_hole_direction(const LensmapAttributes& attributes, const std::string& path);
 Camera lensmap_camera(const LensmapAttributes& attributes, const std::string& path);
 

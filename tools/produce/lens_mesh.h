@@ -14,7 +14,8 @@
 
 namespace starlens::produce {
 
-class PhotonRing;  // photon_ring.h
+class PhotonRing;    // photon_ring.h
+class TracedImages;  // traced_images.h
 
 struct LensMesh {
   std::uint32_t width = 0;  // frame size, px
@@ -44,9 +45,13 @@ struct LensMesh {
   std::vector<double> psi;
   std::vector<std::uint8_t> order;
   std::vector<double> max_point_mu;
-  // The images of orders >= PhotonRing::kFirstOrder, from the point lens (photon_ring.h), for a Schwarzschild map
-  // loaded whole; null otherwise.
+  // The images of orders >= PhotonRing::kFirstOrder, from the point lens (photon_ring.h), for a
+  // Schwarzschild map loaded whole; null otherwise.
   std::shared_ptr<const PhotonRing> photon_ring;
+  // For a Kerr map, the rays its images' point magnifications are traced with
+  // (traced_images.h), and max_point_mu holds each triangle's mu times TracedImages::kMuMargin;
+  // null otherwise.
+  std::shared_ptr<const TracedImages> traced_images;
   // The camera's motion (the lens map's observer velocity). With it, per triangle (when the
   // images get point values) a bound of the frequency ratio g over it: the point value can
   // exceed its vertices' largest.

@@ -5,9 +5,12 @@
 #include <limits>
 #include <numbers>
 
+#include "core/errors.h"
 #include "lensmap/lensmap_camera.h"
+#include "lensmap_spacetime.h"
 #include "photon_ring.h"
 #include "spacetime/vector_ops.h"
+#include "traced_images.h"
 
 namespace starlens::produce {
 namespace {
@@ -86,13 +89,50 @@ void add_flat_motion_bounds(LensMesh& mesh) {
   }
 }
 
+// A Kerr map (with a ZAMO-relative motion or not): its images' point values from traced rays
+// (traced_images.h), once the rebuilt spacetime is seen to give the map's own rays.
+void add_traced_images(LensMesh& mesh, const LensmapAttributes& attributes,
+                       const std::string& path) {
+  const Camera camera = lensmap_camera(attributes, path);
+  std::shared_ptr<const Spacetime> spacetime = lensmap_spacetime(attributes, path);
+  // Escaped vertices spread over the map, traced again: the traced values are only the map's if
+  // these agree with what it stores (to the rounding of two builds' arithmetic).
+  constexpr std::size_t kChecks = 64;
+  constexpr double kAgreementRad = 1e-9;
+  const std::size_t vertices = mesh.xy.size();
+  for (std::size_t i = 0; i < kChecks && vertices > 0; ++i) {
+    const std::size_t v = i * vertices / kChecks;
+    if (!std::isfinite(mesh.direction[v][0])) continue;
+    const TracedRay ray = spacetime->trace(camera.direction(mesh.xy[v][0], mesh.xy[v][1]));
+    const double off = ray.status == RayStatus::escaped
+                           ? vec::angle_between(ray.source_direction, mesh.direction[v])
+                           : kInfinity;
+    if (!(off <= kAgreementRad))
+      throw_input_error(
+          path, "/vertices/dir",
+          "the vertex at pixel (" + std::to_string(mesh.xy[v][0]) + ", " +
+              std::to_string(mesh.xy[v][1]) +
+              ") does not hold its ray traced with the map's attributes "
+              "(spacetime, r_obs, spin, inclination_deg, spin_pa_deg, "
+              "observer_velocity): " +
+              (std::isfinite(off) ? std::to_string(off) + " rad off" : "not escaped"));
+  }
+  mesh.traced_images = std::make_shared<const TracedImages>(std::move(spacetime), camera);
+  mesh.order.assign(mesh.triangles.size(), 0);
+  mesh.max_point_mu.resize(mesh.triangles.size());
+  for (std::size_t t = 0; t < mesh.triangles.size(); ++t)
+    mesh.max_point_mu[t] = mesh.mu[t] * TracedImages::kMuMargin;
+}
+
 }  // namespace
 
 void add_point_magnification(LensMesh& mesh, const LensmapAttributes& attributes,
                              const std::string& path) {
+  if (attributes.spacetime == "kerr") {
+    add_traced_images(mesh, attributes, path);
+    return;
+  }
   if (attributes.spacetime != "schwarzschild") {
-    // Kerr (and a ZAMO-relative motion there) keeps each triangle's solid-angle mu and its
-    // vertices' g, with no point lens and no bounds: those of flat space would not hold.
     if (attributes.spacetime == "minkowski" && mesh.motion.moving()) add_flat_motion_bounds(mesh);
     return;
   }

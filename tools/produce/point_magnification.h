@@ -18,6 +18,10 @@
 // (A is smooth: its interior maximum exceeds its vertices' by less than that margin; the test
 // measures it). A star's image then has the point magnification of its exact image, found by
 // Newton's method from the interpolated psi.
+//
+// For a Kerr map the images' point values come from rays traced at each image with the map's
+// own spacetime and camera (traced_images.h), and each triangle's bound is its mu times
+// TracedImages::kMuMargin.
 #include <string>
 
 #include "lens_mesh.h"
@@ -25,8 +29,10 @@
 
 namespace starlens::produce {
 
-// Fills mesh.point_lens, psi, order and max_point_mu when the map is Schwarzschild (leaves
-// them empty otherwise). InputError naming `path` for attributes that make no camera.
+// Fills mesh.point_lens, psi, order and max_point_mu when the map is Schwarzschild, and
+// traced_images, order and max_point_mu when it is Kerr (leaves them empty otherwise).
+// InputError naming `path` for attributes that make no camera or spacetime, or a Kerr map
+// whose attributes do not trace its stored rays.
 void add_point_magnification(LensMesh& mesh, const LensmapAttributes& attributes,
                              const std::string& path);
 

@@ -23,6 +23,7 @@
 #include "ordered_writer.h"
 #include "photon_ring.h"
 #include "read_plan.h"
+#include "traced_images.h"
 #include "unit_reader.h"
 
 namespace starlens::produce {
@@ -190,7 +191,8 @@ class UnitWorker {
     const schwarzschild::PointLens* lens = index.point_lens();
     const PhotonRing* ring = index.photon_ring();
     const ObserverMotion& motion = index.motion();
-    const bool point_values = lens || motion.moving();
+    const TracedImages* traced = index.traced_images();
+    const bool point_values = lens || traced || motion.moving();
     std::uint64_t imaged = 0;
     for (std::uint32_t q = selected.first_query; q < selected.end_query; ++q) {
       const std::size_t hits_before = hits_.size();
@@ -221,6 +223,17 @@ class UnitWorker {
               mu /= d * d;
               point.g = lens->frequency_ratio() * d;
             }
+          } else {
+            ++counts.images_triangle_mu;
+          }
+        } else if (traced) {
+          // The star's exact image next to the interpolated one, from traced rays; the
+          // triangle's values where the search fails or finds the other parity.
+          const TracedImages::Image image = traced->refine(source, point.x, point.y);
+          if (image.found && image.parity == index.parity(hit.triangle)) {
+            point = {image.x, image.y, image.g};
+            mu = image.mu;
+            if (mu > index.max_mu_of(hit.triangle)) ++counts.images_point_mu_above_bound;
           } else {
             ++counts.images_triangle_mu;
           }

@@ -16,6 +16,9 @@ struct ProducerCounts {
   // Images of a point-lens map given their triangle's mu because Newton's search for the exact
   // image did not settle (point_magnification.h).
   std::uint64_t images_triangle_mu = 0;
+  // Kerr maps (traced_images.h): images whose traced point mu exceeds their triangle's bound
+  // (mu times TracedImages::kMuMargin), which the selection of visible stars took.
+  std::uint64_t images_point_mu_above_bound = 0;
   // With the photon ring (photon_ring.h): the point lens's images of orders >=
   // PhotonRing::kFirstOrder (1: the secondaries and the ring) in the frame (also in `images`),
   // and those outside it.
@@ -36,6 +39,7 @@ struct ProducerCounts {
     images += other.images;
     for (int o = 0; o < 4; ++o) images_by_order[o] += other.images_by_order[o];
     images_triangle_mu += other.images_triangle_mu;
+    images_point_mu_above_bound += other.images_point_mu_above_bound;
     ring_images += other.ring_images;
     ring_images_outside_frame += other.ring_images_outside_frame;
     for (int c = 0; c < 4; ++c) events_by_class[c] += other.events_by_class[c];

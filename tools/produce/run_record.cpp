@@ -18,6 +18,7 @@ nlohmann::json class_counts(const ProducerCounts& counts) {
        {counts.images_by_order[0], counts.images_by_order[1], counts.images_by_order[2],
         counts.images_by_order[3]}},
       {"images_triangle_mu", counts.images_triangle_mu},
+      {"images_point_mu_above_bound", counts.images_point_mu_above_bound},
       {"photon_ring",
        {{"first_order", PhotonRing::kFirstOrder},
         {"images", counts.ring_images},

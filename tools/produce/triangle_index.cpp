@@ -75,6 +75,7 @@ TriangleIndex::TriangleIndex(const LensMesh& mesh, int catalogue_order,
     : order_(catalogue_order),
       point_lens_(mesh.point_lens),
       photon_ring_(mesh.photon_ring),
+      traced_images_(mesh.traced_images),
       motion_(mesh.motion) {
   auto phase_start = std::chrono::steady_clock::now();
   const auto end_phase = [&](const char* phase) {

@@ -94,6 +94,8 @@ class TriangleIndex {
   // The photon ring's images (null unless a whole Schwarzschild map): the mesh's images of
   // order PhotonRing::kFirstOrder and above give way to them.
   const PhotonRing* photon_ring() const { return photon_ring_.get(); }
+  // The traced rays of a Kerr map's images (null otherwise): images get their point values.
+  const TracedImages* traced_images() const { return traced_images_.get(); }
   // The camera's motion: with it the images get point values of mu and g in flat space too.
   const ObserverMotion& motion() const { return motion_; }
   std::size_t triangle_count() const { return sources_.size(); }
@@ -232,6 +234,7 @@ class TriangleIndex {
   int order_;
   std::shared_ptr<const schwarzschild::PointLens> point_lens_;
   std::shared_ptr<const PhotonRing> photon_ring_;
+  std::shared_ptr<const TracedImages> traced_images_;
   ObserverMotion motion_;
   std::vector<SourceTriangle> sources_;
   std::vector<ImageTriangle> images_;

@@ -11,9 +11,31 @@
 // dphi_rad/ds = -a (2r - a lambda) / Delta added as a rotation about the axis. Far out u = 1/r
 // becomes the independent variable (ds/du = -1/sqrt(u^4 R(1/u)), regular at u = 0) to reach
 // infinity. Nothing here is shared with the closed forms of kerr_radial.h / kerr_angular.h.
+#include <cmath>
+#include <numbers>
 #include <optional>
 
+#include "spacetime/vector_ops.h"
+
 namespace starlens::test {
+
+// The placement of kerr.h written out again, for an observer seeing the hole along +x with the
+// spin projected along +z: the ZAMO's axes e_r = -x, e_theta = -z, e_phi = p x e_r = -y, and the
+// hole's frame (x, y, z) in which the reference gives its directions.
+struct KerrPlacement {
+  Vec3 h{1, 0, 0}, p{0, 0, 1};
+  Vec3 e_r, e_theta, e_phi, x, y, z;
+  explicit KerrPlacement(double inclination) {
+    const bool south = inclination == std::numbers::pi;
+    const double c = south ? -1 : std::cos(inclination), s = south ? 0 : std::sin(inclination);
+    e_r = {-1, 0, 0};
+    e_theta = {0, 0, -1};
+    e_phi = vec::cross(p, e_r);
+    z = vec::plus(vec::scaled(c, e_r), vec::scaled(s, p));
+    x = vec::minus(vec::scaled(s, e_r), vec::scaled(c, p));
+    y = vec::cross(z, x);
+  }
+};
 
 struct KerrRay {
   // The direction at infinity, components along the hole's x, y (phi = pi/2) and z (spin) axes.

@@ -26,20 +26,7 @@ namespace {
 
 constexpr double kPi = std::numbers::pi;
 
-// The placement of kerr.h written out again: the hole along +x, spin projected along +z.
-struct Placement {
-  Vec3 h{1, 0, 0}, p{0, 0, 1};
-  Vec3 e_r, e_theta, e_phi, x, y, z;
-  explicit Placement(double inclination) {
-    const double c = std::cos(inclination), s = inclination == kPi ? 0 : std::sin(inclination);
-    e_r = {-1, 0, 0};
-    e_theta = {0, 0, -1};
-    e_phi = vec::cross(p, e_r);
-    z = vec::plus(vec::scaled(inclination == kPi ? -1 : c, e_r), vec::scaled(s, p));
-    x = vec::minus(vec::scaled(s, e_r), vec::scaled(inclination == kPi ? -1 : c, p));
-    y = vec::cross(z, x);
-  }
-};
+using Placement = test::KerrPlacement;
 
 Observer kerr_observer(double a, double r, double inclination) {
   Observer o;

@@ -66,17 +66,7 @@ Vec4 orthonormal_to(const Metric& m, const Vec4& u, const Vec4& w) {
   return {v[0] / n, v[1] / n, v[2] / n, v[3] / n};
 }
 
-// The placement of kerr.h for an observer seeing the hole along +x with the spin projected
-// along +z: the ZAMO's axes e_r = -x, e_theta = -z, e_phi = -y.
-struct Placement {
-  Vec3 h{1, 0, 0}, e_r{-1, 0, 0}, e_theta{0, 0, -1}, e_phi{0, -1, 0}, x, y, z;
-  explicit Placement(double inclination) {
-    const double c = std::cos(inclination), s = std::sin(inclination);
-    z = vec::plus(vec::scaled(c, e_r), vec::scaled(s, Vec3{0, 0, 1}));
-    x = vec::minus(vec::scaled(s, e_r), vec::scaled(c, Vec3{0, 0, 1}));
-    y = vec::cross(z, x);
-  }
-};
+using Placement = test::KerrPlacement;
 
 // What the reference gives for one camera ray of an observer with 4-velocity u and radial axis
 // e_r' (e_theta' = the coordinate theta direction, e_phi' by Gram-Schmidt).

@@ -36,6 +36,16 @@ bad_map r_obs_nan.h5 "attribute r_obs: nan is outside" --set-double r_obs=nan
 bad_map depth.h5 "attribute mesh_max_depth: -1 is outside 0..40" --set-int mesh_max_depth=-1
 bad_map fov_int.h5 "attribute fov_deg: not a floating-point number" --set-int fov_deg=60
 
+# A Kerr map whose attributes do not make its rays (its images' magnifications are traced with
+# them: traced_images.h).
+"$trace" --spacetime kerr --spin 0.9 --inclination 70 --r-obs 20 --fov 40 --width 64 --height 40 \
+  -o kerr.h5 --quiet || { echo "FAIL: trace kerr"; exit 1; }
+expect 0 "" "$produce" -l kerr.h5 -c sky.h5 -o kerr.sle --quiet
+"$fixtures" damage kerr.h5 -o kerr_spin.h5 --set-double spin=0.5 || fail "fixture kerr_spin.h5"
+expect 2 "kerr_spin.h5: /vertices/dir: the vertex at pixel .* does not hold its ray traced with the map's attributes" \
+  "$produce" -l kerr_spin.h5 -c sky.h5 -o x.sle --quiet
+no_output x.sle
+
 # A bad store, for produce and for `catalog info`.
 bad_store() {
   local name=$1 pattern=$2; shift 2
