@@ -25,6 +25,8 @@ PhotonRing::PhotonRing(std::shared_ptr<const schwarzschild::PointLens> lens, con
     double phi = 0, slope = 0;
     lens_->series().azimuth_and_derivative(critical + x, phi, slope);
     max_a_ = std::max(max_a_, std::sin(critical + x) / std::abs(slope));
+    band_phi_.push_back(phi);
+    band_max_a_.push_back(max_a_);
     if (phi < kFirstOrder * std::numbers::pi) break;
   }
   max_a_ *= 1.05;
@@ -39,7 +41,17 @@ double PhotonRing::max_mu_near(const Vec3& centre, double radius) const {
   const double nearest = from_hole - radius, farthest = from_hole + radius;
   if (!(nearest > 0 && farthest < std::numbers::pi)) return std::numeric_limits<double>::infinity();
   const double sin_gamma_min = std::min(std::sin(nearest), std::sin(farthest));
-  return max_a_ * motion_mu_ / sin_gamma_min;
+  // The disc's stars lie at most gamma_max = pi - nearest from the direction behind the hole:
+  // their images of every order >= 1 have phi >= 2 pi - gamma_max (order 1's smallest; each
+  // further order's are larger), so only the band from the critical angle out to that phi
+  // counts: a prefix of the samples (phi falls along them), and the first sample past its end
+  // (A between samples is within the margin of its larger neighbour).
+  static_assert(kFirstOrder == 1, "phi_min is order 1's");
+  const double phi_min = std::numbers::pi + nearest;
+  const auto past = std::partition_point(band_phi_.begin(), band_phi_.end(),
+                                         [&](double phi) { return phi >= phi_min; });
+  const std::size_t last = std::min<std::size_t>(past - band_phi_.begin(), band_phi_.size() - 1);
+  return band_max_a_[last] * 1.05 * motion_mu_ / sin_gamma_min;
 }
 
 PhotonRing::Image PhotonRing::image(const Vec3& source, int order, double visible_mu) const {

@@ -9,6 +9,7 @@
 // its images all lie in the ring's band, from the shadow's edge out to the Einstein ring.
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "image_triangle.h"
 #include "lensmap/camera.h"
@@ -52,10 +53,11 @@ class PhotonRing {
 
   // Bounds on the ring images of any star within `radius` rad of direction `centre`, for the
   // producer's selection of the stars that may be seen: mu <= A_max / (D_min^2 sin(gamma_min)),
-  // A = sin(psi) / |phi'(psi)| over the ring's band (orders >= kFirstOrder: from the closest
-  // approach out to phi = kFirstOrder pi, the Einstein ring for order 1), sin(gamma_min)
-  // the smallest |s x h| over the disc (infinite where the disc reaches +-h); g <= g_static
-  // D_max.
+  // A = sin(psi) / |phi'(psi)| over the part of the ring's band the disc's images reach (from
+  // the closest approach out to phi = 2 pi - gamma_max, gamma_max the disc's largest angle from
+  // the direction behind the hole: order 1's nearest approach to the Einstein ring, where A is
+  // largest), sin(gamma_min) the smallest |s x h| over the disc (infinite where the disc reaches
+  // +-h); g <= g_static D_max.
   double max_mu_near(const Vec3& centre, double radius) const;
   double max_g() const { return max_g_; }
 
@@ -63,7 +65,10 @@ class PhotonRing {
   std::shared_ptr<const schwarzschild::PointLens> lens_;
   Camera camera_;
   ObserverMotion motion_;
-  double max_a_ = 0;      // A_max over the band, with its margin
+  double max_a_ = 0;  // A_max over the band, with its margin
+  // The band's samples from the critical angle out: phi (falling) and the largest A up to each.
+  std::vector<double> band_phi_;
+  std::vector<double> band_max_a_;
   double motion_mu_ = 1;  // the largest 1 / D^2
   double max_g_ = 0;
 };
