@@ -229,8 +229,10 @@ class UnitWorker {
         } else if (traced) {
           // The star's exact image next to the interpolated one, from traced rays; the
           // triangle's values where the search fails or finds the other parity.
-          const TracedImages::Image image = traced->refine(source, point.x, point.y);
-          if (image.found && image.parity == index.parity(hit.triangle)) {
+          const TracedImages::Image image = traced->refine(source, point.x, point.y, min_mu);
+          if (image.faint) {
+            mu = image.mu;  // below min_mu: discarded, as with the exact value
+          } else if (image.found && image.parity == index.parity(hit.triangle)) {
             point = {image.x, image.y, image.g};
             mu = image.mu;
             if (mu > index.max_mu_of(hit.triangle)) ++counts.images_point_mu_above_bound;

@@ -21,7 +21,8 @@ struct PixelRay {
 TracedImages::TracedImages(std::shared_ptr<const Spacetime> spacetime, const Camera& camera)
     : spacetime_(std::move(spacetime)), camera_(camera) {}
 
-TracedImages::Image TracedImages::refine(const Vec3& source, double x0, double y0) const {
+TracedImages::Image TracedImages::refine(const Vec3& source, double x0, double y0,
+                                         double visible_mu) const {
   const auto ray_at = [&](double x, double y) {
     PixelRay ray;
     ray.camera = camera_.direction(x, y);
@@ -54,6 +55,19 @@ TracedImages::Image TracedImages::refine(const Vec3& source, double x0, double y
   const double j22 = vec::dot(e2, down.source) - vec::dot(e2, centre.source);
   const double det = (j11 * j22 - j12 * j21) / (step_px * step_px);
   if (!(std::abs(det) > 0) || !std::isfinite(det)) return image;
+  if (visible_mu > 0) {
+    // mu at the start: the camera's solid angle per px^2 over the source's (det, per px^2).
+    const double camera_area = vec::norm(vec::cross(vec::minus(right.camera, centre.camera),
+                                                    vec::minus(down.camera, centre.camera))) /
+                               (step_px * step_px);
+    const double start_mu = camera_area / std::abs(det);
+    if (start_mu * kStartMargin < visible_mu) {
+      image.found = true;
+      image.faint = true;
+      image.mu = start_mu * kStartMargin;
+      return image;
+    }
+  }
   bool settled = false;
   for (int iteration = 0; iteration < kMaxIterations; ++iteration) {
     // A ray more than 90 degrees from the star is not the star's image.

@@ -42,15 +42,24 @@ class TracedImages {
 
   TracedImages(std::shared_ptr<const Spacetime> spacetime, const Camera& camera);
 
+  // An image whose mu at the start (from the first Jacobian, ~0.01 px from the image) times this
+  // is below the visible mu is taken as too faint without the search: mu changes by far less
+  // than this over the mesh's tolerance but within ~0.05 px of a critical curve, where images
+  // are bright.
+  static constexpr double kStartMargin = 1.25;
+
   struct Image {
     bool found = false;  // false: a ray did not escape, or Newton's method did not settle
+    // Too faint by its start: mu is the start's times kStartMargin, nothing else is filled in.
+    bool faint = false;
     double x = 0, y = 0;
     double mu = 0;
     int parity = 0;
     double g = 0;
   };
-  // The image of the star in direction `source` (unit vector) next to pixel (x, y).
-  Image refine(const Vec3& source, double x, double y) const;
+  // The image of the star in direction `source` (unit vector) next to pixel (x, y), unless
+  // its start shows it fainter than visible_mu (then `faint`).
+  Image refine(const Vec3& source, double x, double y, double visible_mu = 0) const;
 
   const Spacetime& spacetime() const { return *spacetime_; }
 
