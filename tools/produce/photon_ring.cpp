@@ -35,19 +35,21 @@ PhotonRing::PhotonRing(std::shared_ptr<const schwarzschild::PointLens> lens, con
   max_g_ = lens_->frequency_ratio() * gamma * (1 + speed);
 }
 
-double PhotonRing::max_mu_near(const Vec3& centre, double radius) const {
+double PhotonRing::max_mu_near(const Vec3& centre, double radius, int first_order) const {
   const Vec3& hole = lens_->hole();
   const double from_hole = std::atan2(vec::norm(vec::cross(centre, hole)), vec::dot(centre, hole));
   const double nearest = from_hole - radius, farthest = from_hole + radius;
   if (!(nearest > 0 && farthest < std::numbers::pi)) return std::numeric_limits<double>::infinity();
   const double sin_gamma_min = std::min(std::sin(nearest), std::sin(farthest));
-  // The disc's stars lie at most gamma_max = pi - nearest from the direction behind the hole:
-  // their images of every order >= 1 have phi >= 2 pi - gamma_max (order 1's smallest; each
-  // further order's are larger), so only the band from the critical angle out to that phi
-  // counts: a prefix of the samples (phi falls along them), and the first sample past its end
-  // (A between samples is within the margin of its larger neighbour).
-  static_assert(kFirstOrder == 1, "phi_min is order 1's");
-  const double phi_min = std::numbers::pi + nearest;
+  // The disc's stars lie between gamma_min = pi - farthest and gamma_max = pi - nearest from
+  // the direction behind the hole: their images of order n >= first_order have phi >= the
+  // smallest of order first_order's, (n + 1) pi - gamma_max (n odd) or n pi + gamma_min (n
+  // even; each further order's are larger), so only the band from the critical angle out to
+  // that phi counts: a prefix of the samples (phi falls along them), and the first sample past
+  // its end (A between samples is within the margin of its larger neighbour).
+  const double pi = std::numbers::pi;
+  const double phi_min = first_order % 2 == 1 ? (first_order + 1) * pi - (pi - nearest)
+                                              : first_order * pi + (pi - farthest);
   const auto past = std::partition_point(band_phi_.begin(), band_phi_.end(),
                                          [&](double phi) { return phi >= phi_min; });
   const std::size_t last = std::min<std::size_t>(past - band_phi_.begin(), band_phi_.size() - 1);

@@ -58,7 +58,8 @@ class PhotonRing {
   // the direction behind the hole: order 1's nearest approach to the Einstein ring, where A is
   // largest), sin(gamma_min) the smallest |s x h| over the disc (infinite where the disc reaches
   // +-h); g <= g_static D_max.
-  double max_mu_near(const Vec3& centre, double radius) const;
+  // With first_order > kFirstOrder, the bound on the images of that order and above.
+  double max_mu_near(const Vec3& centre, double radius, int first_order = kFirstOrder) const;
   double max_g() const { return max_g_; }
 
  private:

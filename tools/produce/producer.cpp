@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <exception>
 #include <limits>
@@ -249,7 +250,9 @@ class UnitWorker {
         hits_.push_back(
             {q, index.mesh_triangle(hit.triangle), point, mu, order, index.parity(hit.triangle)});
       }
-      if (ring) add_ring_images(*ring, q, stars[query_stars_[q]], counts);
+      if (ring)
+        add_ring_images(*ring, q, stars[query_stars_[q]],
+                        index.ring_beyond_first_max_mu(selected.slot), counts);
       imaged += hits_.size() > hits_before;
     }
     counts.stars_imaged += imaged;
@@ -284,13 +287,16 @@ class UnitWorker {
   // orders alternate sides of the hole, and the next on either side is fainter than the last
   // (from order 2 on by e^(-2 pi) ~ 1/535), far more than the Doppler factor of a moving camera
   // changes along the ring.
+  // beyond_first_max_mu: the cell's bound on the orders above the first.
   void add_ring_images(const PhotonRing& ring, std::uint32_t q, const catalog::CatalogStar& star,
-                       ProducerCounts& counts) {
+                       double beyond_first_max_mu, ProducerCounts& counts) {
     const double k = query_scales_[q];
     // The smallest visible mu at the ring's largest g: the quick estimate's threshold.
     const double visible_mu = run_.assembler.smallest_visible_mu(star.teff_k, k, ring.max_g());
     int faint_in_a_row = 0;
-    for (int order = PhotonRing::kFirstOrder; faint_in_a_row < 2; ++order) {
+    // Beyond the first order nothing of this star can be seen where the cell's bound says so.
+    const int last_order = beyond_first_max_mu < visible_mu ? PhotonRing::kFirstOrder : INT_MAX;
+    for (int order = PhotonRing::kFirstOrder; faint_in_a_row < 2 && order <= last_order; ++order) {
       const PhotonRing::Image image = ring.image(queries_[q].point, order, visible_mu);
       if (!image.exists) break;
       if (image.faint ||

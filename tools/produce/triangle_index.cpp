@@ -256,11 +256,14 @@ TriangleIndex::TriangleIndex(const LensMesh& mesh, int catalogue_order,
   }
   if (photon_ring_) {
     const double radius = T_Healpix_Base<int64>(order_, NEST).max_pixrad();
+    ring_beyond_first_max_mu_.assign(grids_.size(), 0);
 #pragma omp parallel for schedule(static)
     for (std::size_t c = 0; c < grids_.size(); ++c) {
       grids_[c].max_mu =
           std::max(grids_[c].max_mu, photon_ring_->max_mu_near(grids_[c].centre, radius));
       grids_[c].max_g = std::max(grids_[c].max_g, photon_ring_->max_g());
+      ring_beyond_first_max_mu_[c] =
+          photon_ring_->max_mu_near(grids_[c].centre, radius, PhotonRing::kFirstOrder + 1);
     }
   }
   statistics_.cell_grid_entries = entries_.size() - statistics_.unprojected_entries;

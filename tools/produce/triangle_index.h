@@ -69,6 +69,12 @@ class TriangleIndex {
   // holds (a star with no visible image at those is skipped).
   double max_mu(std::size_t slot) const { return grids_[slot].max_mu; }
   double max_g(std::size_t slot) const { return grids_[slot].max_g; }
+  // With the photon ring: the bound of mu over the cell's ring images of orders above
+  // PhotonRing::kFirstOrder (photon_ring.h), for stars whose first order is all that can be
+  // seen.
+  double ring_beyond_first_max_mu(std::size_t slot) const {
+    return ring_beyond_first_max_mu_[slot];
+  }
 
   // Triangles are numbered group by group (their candidates then lie together in memory);
   // the lens mesh's number of the index's triangle t:
@@ -235,6 +241,7 @@ class TriangleIndex {
   std::shared_ptr<const schwarzschild::PointLens> point_lens_;
   std::shared_ptr<const PhotonRing> photon_ring_;
   std::shared_ptr<const TracedImages> traced_images_;
+  std::vector<double> ring_beyond_first_max_mu_;  // by slot, with the photon ring
   ObserverMotion motion_;
   std::vector<SourceTriangle> sources_;
   std::vector<ImageTriangle> images_;

@@ -578,8 +578,8 @@ TEST_CASE("the point lens's bound of mu near a direction holds for its images of
     const PhotonRing moving(lens, camera, motion);
     std::mt19937_64 random(17);
     std::uniform_real_distribution<double> uniform(-1, 1);
-    double worst[2] = {0, 0}, worst_g = 0, brightest = 0;
-    int checked = 0, unbounded = 0;
+    double worst[2] = {0, 0}, worst_g = 0, brightest = 0, worst_beyond = 0;
+    int checked = 0, unbounded = 0, checked_beyond = 0;
     for (int i = 0; i < 20000; ++i) {
       const Vec3 star = normalized({uniform(random), uniform(random), uniform(random)});
       const double radius = std::pow(10.0, -3 + 2.5 * (uniform(random) + 1) / 2);
@@ -592,13 +592,20 @@ TEST_CASE("the point lens's bound of mu near a direction holds for its images of
       for (int m = 0; m < 2; ++m) {
         const PhotonRing& ring = m == 0 ? at_rest : moving;
         const double bound = ring.max_mu_near(centre, radius);
+        // The bound on the orders above the first, which lets the producer stop after it.
+        const double beyond = ring.max_mu_near(centre, radius, PhotonRing::kFirstOrder + 1);
         if (!std::isfinite(bound)) {
           ++unbounded;
           continue;
         }
-        for (int order = PhotonRing::kFirstOrder; order <= 3; ++order) {
+        for (int order = PhotonRing::kFirstOrder; order <= 4; ++order) {
           const PhotonRing::Image image = ring.image(star, order);
           if (!image.exists || image.faint) continue;
+          if (order > PhotonRing::kFirstOrder) {
+            worst_beyond = std::max(worst_beyond, image.mu / beyond);
+            ++checked_beyond;
+          }
+          if (order > 3) continue;
           worst[m] = std::max(worst[m], image.mu / bound);
           worst_g = std::max(worst_g, image.point.g / ring.max_g());
           if (order == 1) brightest = std::max(brightest, image.mu);
@@ -609,13 +616,17 @@ TEST_CASE("the point lens's bound of mu near a direction holds for its images of
     MESSAGE("r_obs " << view.r_obs << ": " << checked << " images (" << unbounded
                      << " discs unbounded): largest mu / bound " << worst[0] << " at rest, "
                      << worst[1] << " moving; g / bound " << worst_g << "; brightest order 1 "
-                     << brightest);
+                     << brightest << "; orders 2-4: " << checked_beyond
+                     << " images, largest mu / their bound " << worst_beyond);
     CHECK(PhotonRing::kFirstOrder == 1);
     CHECK(checked > 50000);
     CHECK(worst[0] < 1);
     CHECK(worst[0] > 0.3);  // the bound is near the brightest images' mu: what this test checks
     CHECK(worst[1] < 1);
     CHECK(worst_g <= 1);
+    CHECK(checked_beyond > 50000);
+    CHECK(worst_beyond < 1);
+    CHECK(worst_beyond > 0.3);
   }
 }
 
