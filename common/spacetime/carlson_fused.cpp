@@ -40,7 +40,7 @@ std::complex<double> rc_near_zero(std::complex<double> b) {
 template <class T>
 FusedIntegrals<T> fused(T x, T y, T z, const T* p_in, int count) {
   const T f0 = (x + y + z) / 3.0;
-  T j0[2], delta[2], p[2];
+  T j0[2] = {T(0.0), T(0.0)}, delta[2] = {T(0.0), T(0.0)}, p[2] = {T(0.0), T(0.0)};
   double q = std::pow(3 * kError, -1.0 / 6) *
              std::max({std::abs(f0 - x), std::abs(f0 - y), std::abs(f0 - z)});
   double q_j[2] = {0, 0};
@@ -135,7 +135,7 @@ Complex rc_one(Complex e) {
 FusedIntegrals<double> rf_rj(double x, double y, double z, const double* p, int count) {
   FusedIntegrals<double> out{kNaN, {kNaN, kNaN}};
   if (!proper(x, y, z)) return out;
-  double valid[2];
+  double valid[2] = {0, 0};
   int used = 0;
   for (int k = 0; k < count; ++k) {
     if (!(p[k] > 0) || !std::isfinite(p[k])) continue;

@@ -115,7 +115,8 @@ Integrals integrals_in(const std::array<T, 4>& r, double y, bool at_root4, doubl
   // At a = 0, r_- = 0 is also a root of R; the integral is then weighted by a = 0 (kerr.h).
   const double poles[2] = {r_plus, r_minus};
   const int count = r_minus == 0 ? 1 : 2;
-  T d15[2], w2[2], q2[2], p2[2];
+  T d15[2] = {T(0.0), T(0.0)}, w2[2] = {T(0.0), T(0.0)}, q2[2] = {T(0.0), T(0.0)},
+    p2[2] = {T(0.0), T(0.0)};
   for (int k = 0; k < count; ++k) {
     const double p = poles[k];
     d15[k] = p - r[0];
