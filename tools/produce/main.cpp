@@ -128,6 +128,11 @@ int run_produce(const ProduceOptions& options, int argc, char** argv) {
     index_settings.quiet = options.common.quiet;
     index.emplace(mesh, store->order(), index_settings);
   }
+  // How the images' magnifications are found (point_magnification.h).
+  const char* mesh_magnification = mesh.point_lens             ? "point lens"
+                                   : mesh.traced_images        ? "traced rays"
+                                   : mesh.max_point_mu.empty() ? "triangle"
+                                                               : "flat-space motion";
   // The index holds what the run needs of the mesh; keep only its description.
   LensMesh description;
   description.width = mesh.width;
@@ -209,6 +214,20 @@ int run_produce(const ProduceOptions& options, int argc, char** argv) {
                            {"psf_min_y", options.psf.min_y},
                            {"psf_relative_tail", options.psf.relative_tail},
                            {"psf_max_radius", options.psf.max_radius}};
+  // The lens the events were made through, from the lens map's attributes
+  // (docs/formats/lensmap.md).
+  const LensmapAttributes& lens = lensmap->attributes();
+  manifest.section("lens") = {{"spacetime", lens.spacetime},
+                              {"r_obs", lens.r_obs},
+                              {"observer", lens.observer},
+                              {"observer_velocity", lens.observer_velocity},
+                              {"magnification", mesh_magnification}};
+  if (lens.spacetime == "kerr") {
+    manifest.section("lens")["spin"] = lens.spin;
+    manifest.section("lens")["inclination_deg"] = lens.inclination_deg;
+    manifest.section("lens")["spin_pa_deg"] = lens.spin_pa_deg;
+  }
+  if (!lens.path.empty()) manifest.section("lens")["path_frame"] = lens.path_frame;
   if (gpu_search) {
     manifest.parameters()["gpu_device"] = options.gpu_device;
     const GpuSearchReport gpu = gpu_search->report();

@@ -150,8 +150,12 @@ for row in rows:
     ratio = abs(row["magnification"]) / best[1]
     assert 0.97 < ratio < 1.03, (row, best, ratio)
     assert abs(row["g"] / best[3] - 1) < 1e-4, (row, best)
-counts = json.load(open("kerr.sle.manifest.json"))["counts"]
+record = json.load(open("kerr.sle.manifest.json"))
+counts, lens = record["counts"], record["lens"]
 assert counts["images_triangle_mu"] == 0 and counts["images_point_mu_above_bound"] == 0, counts
+assert (lens["spacetime"], lens["spin"], lens["inclination_deg"], lens["observer"],
+        lens["magnification"]) == ("kerr", 0.9, 60, "static", "traced rays"), lens
+assert 0 < math.hypot(*lens["observer_velocity"]) < 1, lens
 PY
 
 # The same rows on any thread count; --max-events N gives exactly the stream's N rows.
