@@ -52,12 +52,17 @@ double PointLens::magnification_at(double psi, const Vec3& source) const {
   return std::sin(psi) / (vec::norm(vec::cross(source, hole_)) * std::abs(slope));
 }
 
-double PointLens::target_azimuth(const Vec3& source, int order) const {
-  const double gamma = std::atan2(vec::norm(vec::cross(source, hole_)), -vec::dot(source, hole_));
+PointLens::SourceAngle PointLens::source_angle(const Vec3& source) const {
+  const double sin_gamma = vec::norm(vec::cross(source, hole_));
+  return {std::atan2(sin_gamma, -vec::dot(source, hole_)), sin_gamma};
+}
+
+double PointLens::target_azimuth(const SourceAngle& source, int order) {
+  const double gamma = source.gamma;
   return order % 2 == 0 ? order * std::numbers::pi + gamma : (order + 1) * std::numbers::pi - gamma;
 }
 
-PointLens::OrderStart PointLens::start_of_order(const Vec3& source, int order) const {
+PointLens::OrderStart PointLens::start_of_order(const SourceAngle& source, int order) const {
   const double target = target_azimuth(source, order);
   OrderStart start;
   if (!(target >= table_phi_.front() && target < table_phi_.back())) return start;
@@ -72,18 +77,19 @@ PointLens::OrderStart PointLens::start_of_order(const Vec3& source, int order) c
 }
 
 PointImage PointLens::image_of_order(const Vec3& source, int order) const {
-  const OrderStart start = start_of_order(source, order);
+  const SourceAngle angle = source_angle(source);
+  const OrderStart start = start_of_order(angle, order);
   if (!start.reachable) {
     PointImage none;
     none.mu = kNaN;
     none.parity = order % 2 == 0 ? 1 : -1;
     return none;
   }
-  return image(source, order, start.psi);
+  return image(angle, order, start.psi);
 }
 
-PointImage PointLens::image(const Vec3& source, int order, double psi_guess) const {
-  const double sin_gamma = vec::norm(vec::cross(source, hole_));
+PointImage PointLens::image(const SourceAngle& source, int order, double psi_guess) const {
+  const double sin_gamma = source.sin_gamma;
   const double target = target_azimuth(source, order);
   // The iteration stays among escaping rays: above the critical angle (where phi -> infinity),
   // at most pi.

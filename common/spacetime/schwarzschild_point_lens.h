@@ -50,10 +50,21 @@ class PointLens {
   // The magnification at the camera ray psi whose source direction is `source` (a traced ray
   // and its source): sin(psi) / (|source x h| |phi'(psi)|).
   double magnification_at(double psi, const Vec3& source) const;
+  // The star's angle gamma from -h, atan2(|s x h|, -s.h), and sin(gamma) = |s x h|: what the
+  // images of every order of one star share, for the overloads below that take it computed once
+  // per star (the same values as from the star's direction).
+  struct SourceAngle {
+    double gamma = 0;
+    double sin_gamma = 0;
+  };
+  SourceAngle source_angle(const Vec3& source) const;
   // The image of order `order` of the star in direction `source` (unit vector), from the
   // starting angle psi_guess. converged is false (and mu NaN) when Newton's iteration leaves
   // the escaping rays or does not settle.
-  PointImage image(const Vec3& source, int order, double psi_guess) const;
+  PointImage image(const Vec3& source, int order, double psi_guess) const {
+    return image(source_angle(source), order, psi_guess);
+  }
+  PointImage image(const SourceAngle& source, int order, double psi_guess) const;
   // The camera ray direction of the image of order `order` at angle psi of the star in
   // direction `source`: in the plane of the source and h, on the source's side of h for even
   // orders and the other side for odd ones (undefined for a source on the axis).
@@ -73,15 +84,18 @@ class PointLens {
     double psi = 0;
     double a = 0;
   };
-  OrderStart start_of_order(const Vec3& source, int order) const;
+  OrderStart start_of_order(const Vec3& source, int order) const {
+    return start_of_order(source_angle(source), order);
+  }
+  OrderStart start_of_order(const SourceAngle& source, int order) const;
   // The smallest psi - psi_c that image() works at.
   static constexpr double closest_approach() { return AzimuthSeries::kClosedFormBand * 1e-3; }
   // nu_obs / nu_inf for the static observer: 1 / sqrt(1 - 2 / r_obs).
   double frequency_ratio() const { return 1 / std::sqrt(1 - 2 / r_obs_); }
 
  private:
-  // The azimuth phi at which the image of order `order` of the star in direction `source` lies.
-  double target_azimuth(const Vec3& source, int order) const;
+  // The azimuth phi at which the image of order `order` of the star at `source` lies.
+  static double target_azimuth(const SourceAngle& source, int order);
 
   double r_obs_;
   Vec3 hole_;

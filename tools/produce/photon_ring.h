@@ -47,9 +47,18 @@ class PhotonRing {
     double psi = 0;         // the image's angle from the hole, static frame
     int parity = 0;         // +1, or -1 where lensing mirrors the image (odd orders)
   };
+  // What the images of every order of one star share, computed once per star.
+  struct Star {
+    Vec3 source;  // the star's direction (unit vector)
+    schwarzschild::PointLens::SourceAngle angle;
+  };
+  Star star(const Vec3& source) const { return {source, lens_->source_angle(source)}; }
   // The image of `order` (>= kFirstOrder) of the star in direction `source` (unit vector),
   // unless the quick estimate shows it fainter than visible_mu (then `faint`).
-  Image image(const Vec3& source, int order, double visible_mu = 0) const;
+  Image image(const Vec3& source, int order, double visible_mu = 0) const {
+    return image(star(source), order, visible_mu);
+  }
+  Image image(const Star& star, int order, double visible_mu = 0) const;
 
   // Bounds on the ring images of any star within `radius` rad of direction `centre`, for the
   // producer's selection of the stars that may be seen: mu <= A_max / (D_min^2 sin(gamma_min)),

@@ -199,6 +199,13 @@ class UnitWorker {
       const std::size_t hits_before = hits_.size();
       const Vec3& source = queries_[q].point;
       const double min_mu = queries_[q].min_mu;
+      // The star's angle from the hole, shared by its images of every order: computed at the
+      // first that needs it.
+      std::optional<schwarzschild::PointLens::SourceAngle> angle;
+      const auto source_angle = [&] {
+        if (!angle) angle = lens->source_angle(source);
+        return *angle;
+      };
       for (std::uint32_t h = first[q]; h < first[q + 1]; ++h) {
         const QueryHit& hit = found_.hits[h];
         // Of order < PhotonRing::kFirstOrder where the run has the ring: the index leaves out
@@ -213,7 +220,7 @@ class UnitWorker {
         } else if (lens) {
           // The exact image of the star of this order, from the interpolated one.
           const schwarzschild::PointImage image =
-              lens->image(source, order, index.psi(hit.triangle, hit.weights));
+              lens->image(source_angle(), order, index.psi(hit.triangle, hit.weights));
           if (image.converged && std::isfinite(image.mu)) {
             mu = image.mu;
             if (motion.moving()) {
@@ -250,9 +257,12 @@ class UnitWorker {
         hits_.push_back(
             {q, index.mesh_triangle(hit.triangle), point, mu, order, index.parity(hit.triangle)});
       }
-      if (ring)
-        add_ring_images(*ring, q, stars[query_stars_[q]],
+      if (ring) {
+        const PhotonRing::Star star =
+            lens ? PhotonRing::Star{source, source_angle()} : ring->star(source);
+        add_ring_images(*ring, q, star, stars[query_stars_[q]],
                         index.ring_beyond_first_max_mu(selected.slot), counts);
+      }
       imaged += hits_.size() > hits_before;
     }
     counts.stars_imaged += imaged;
@@ -288,8 +298,9 @@ class UnitWorker {
   // (from order 2 on by e^(-2 pi) ~ 1/535), far more than the Doppler factor of a moving camera
   // changes along the ring.
   // beyond_first_max_mu: the cell's bound on the orders above the first.
-  void add_ring_images(const PhotonRing& ring, std::uint32_t q, const catalog::CatalogStar& star,
-                       double beyond_first_max_mu, ProducerCounts& counts) {
+  void add_ring_images(const PhotonRing& ring, std::uint32_t q, const PhotonRing::Star& source,
+                       const catalog::CatalogStar& star, double beyond_first_max_mu,
+                       ProducerCounts& counts) {
     const double k = query_scales_[q];
     // The smallest visible mu at the ring's largest g: the quick estimate's threshold.
     const double visible_mu = run_.assembler.smallest_visible_mu(star.teff_k, k, ring.max_g());
@@ -297,7 +308,7 @@ class UnitWorker {
     // Beyond the first order nothing of this star can be seen where the cell's bound says so.
     const int last_order = beyond_first_max_mu < visible_mu ? PhotonRing::kFirstOrder : INT_MAX;
     for (int order = PhotonRing::kFirstOrder; faint_in_a_row < 2 && order <= last_order; ++order) {
-      const PhotonRing::Image image = ring.image(queries_[q].point, order, visible_mu);
+      const PhotonRing::Image image = ring.image(source, order, visible_mu);
       if (!image.exists) break;
       if (image.faint ||
           !(image.mu >= run_.assembler.smallest_visible_mu(star.teff_k, k, image.point.g))) {
