@@ -260,7 +260,7 @@ class UnitWorker {
       if (ring) {
         const PhotonRing::Star star =
             lens ? PhotonRing::Star{source, source_angle()} : ring->star(source);
-        add_ring_images(*ring, q, star, stars[query_stars_[q]],
+        add_ring_images(*ring, q, star, stars[query_stars_[q]], index.max_g(selected.slot),
                         index.ring_beyond_first_max_mu(selected.slot), counts);
       }
       imaged += hits_.size() > hits_before;
@@ -297,13 +297,21 @@ class UnitWorker {
   // orders alternate sides of the hole, and the next on either side is fainter than the last
   // (from order 2 on by e^(-2 pi) ~ 1/535), far more than the Doppler factor of a moving camera
   // changes along the ring.
-  // beyond_first_max_mu: the cell's bound on the orders above the first.
+  // cell_max_g: the index's max_g of the star's cell, at which the selection found the query's
+  // min_mu; beyond_first_max_mu: the cell's bound on the orders above the first.
   void add_ring_images(const PhotonRing& ring, std::uint32_t q, const PhotonRing::Star& source,
-                       const catalog::CatalogStar& star, double beyond_first_max_mu,
-                       ProducerCounts& counts) {
+                       const catalog::CatalogStar& star, double cell_max_g,
+                       double beyond_first_max_mu, ProducerCounts& counts) {
     const double k = query_scales_[q];
+    // The smallest visible mu of the star depends on g alone: the selection's value where the
+    // cell's max_g is the ring's, and the value at the ring's max_g for every image of that g
+    // (all of them for a camera at rest).
+    const auto visible_mu_at = [&](double g) {
+      return run_.assembler.smallest_visible_mu(star.teff_k, k, g);
+    };
+    const double ring_g = ring.max_g();
     // The smallest visible mu at the ring's largest g: the quick estimate's threshold.
-    const double visible_mu = run_.assembler.smallest_visible_mu(star.teff_k, k, ring.max_g());
+    const double visible_mu = ring_g == cell_max_g ? queries_[q].min_mu : visible_mu_at(ring_g);
     int faint_in_a_row = 0;
     // Beyond the first order nothing of this star can be seen where the cell's bound says so.
     const int last_order = beyond_first_max_mu < visible_mu ? PhotonRing::kFirstOrder : INT_MAX;
@@ -311,7 +319,7 @@ class UnitWorker {
       const PhotonRing::Image image = ring.image(source, order, visible_mu);
       if (!image.exists) break;
       if (image.faint ||
-          !(image.mu >= run_.assembler.smallest_visible_mu(star.teff_k, k, image.point.g))) {
+          !(image.mu >= (image.point.g == ring_g ? visible_mu : visible_mu_at(image.point.g)))) {
         ++faint_in_a_row;
         continue;
       }
