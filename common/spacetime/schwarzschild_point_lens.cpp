@@ -70,8 +70,7 @@ PointLens::OrderStart PointLens::start_of_order(const SourceAngle& source, int o
   const std::size_t j = static_cast<std::size_t>(above - table_phi_.begin());
   const double f = (target - table_phi_[j - 1]) / (table_phi_[j] - table_phi_[j - 1]);
   start.reachable = true;
-  start.psi =
-      critical_ + std::exp(table_log_x_[j - 1] + f * (table_log_x_[j] - table_log_x_[j - 1]));
+  start.log_x = table_log_x_[j - 1] + f * (table_log_x_[j] - table_log_x_[j - 1]);
   start.a = table_a_[j - 1] + f * (table_a_[j] - table_a_[j - 1]);
   return start;
 }
@@ -85,7 +84,7 @@ PointImage PointLens::image_of_order(const Vec3& source, int order) const {
     none.parity = order % 2 == 0 ? 1 : -1;
     return none;
   }
-  return image(angle, order, start.psi);
+  return image(angle, order, start_psi(start));
 }
 
 PointImage PointLens::image(const SourceAngle& source, int order, double psi_guess) const {

@@ -76,14 +76,16 @@ class PointLens {
   // lies closer to the critical angle than the iteration reaches (closest_approach()).
   PointImage image_of_order(const Vec3& source, int order) const;
   // image_of_order's start without the iteration: whether the order's image lies within reach,
-  // its approximate psi, and A = sin(psi) / |phi'(psi)| there, interpolated from the table
-  // (mu ~ A / sin(gamma); within 1e-3 of the exact A where the start is within 1e-3 of psi:
-  // the test measures it), for a quick test of visibility before the exact image is found.
+  // its approximate log(psi - psi_c), and A = sin(psi) / |phi'(psi)| there, interpolated from
+  // the table (mu ~ A / sin(gamma); within 1e-3 of the exact A where the start is within 1e-3
+  // of psi: the test measures it), for a quick test of visibility before the exact image is
+  // found. The start's psi (start_psi) costs an exp, which a star's faint orders never need.
   struct OrderStart {
     bool reachable = false;
-    double psi = 0;
+    double log_x = 0;
     double a = 0;
   };
+  double start_psi(const OrderStart& start) const { return critical_ + std::exp(start.log_x); }
   OrderStart start_of_order(const Vec3& source, int order) const {
     return start_of_order(source_angle(source), order);
   }

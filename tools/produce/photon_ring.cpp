@@ -68,7 +68,7 @@ PhotonRing::Image PhotonRing::image(const Star& star, int order, double visible_
     out.mu = estimate;
     return out;
   }
-  const schwarzschild::PointImage found = lens_->image(star.angle, order, start.psi);
+  const schwarzschild::PointImage found = lens_->image(star.angle, order, lens_->start_psi(start));
   if (!found.converged || !(found.mu > 0) || !std::isfinite(found.mu)) return out;
   out.exists = true;
   out.psi = found.psi;
