@@ -35,6 +35,27 @@ PointLens::PointLens(double r_obs, const Vec3& hole_direction)
     table_phi_.push_back(phi);
     table_a_.push_back(std::sin(critical_ + std::exp(log_x)) / std::abs(slope));
   }
+  // The steps no wider than the table's narrowest (at most a few entries per step), capped at
+  // kBucketsPerEntry per entry.
+  constexpr std::size_t kBucketsPerEntry = 4;
+  double narrowest = std::numeric_limits<double>::infinity();
+  bool ascending = true;
+  for (std::size_t i = 1; i < table_phi_.size(); ++i) {
+    ascending = ascending && table_phi_[i] > table_phi_[i - 1];
+    narrowest = std::min(narrowest, table_phi_[i] - table_phi_[i - 1]);
+  }
+  const double span = table_phi_.back() - table_phi_.front();
+  if (ascending && table_phi_.size() >= 2 && std::isfinite(span)) {
+    const auto buckets = static_cast<std::size_t>(
+        std::clamp(std::ceil(span / narrowest), 1.0,
+                   static_cast<double>(kBucketsPerEntry * table_phi_.size())));
+    bucket_scale_ = static_cast<double>(buckets) / span;
+    for (std::size_t b = 0; b < buckets; ++b) {
+      const double phi = table_phi_.front() + static_cast<double>(b) / bucket_scale_;
+      table_bucket_.push_back(static_cast<std::uint32_t>(
+          std::upper_bound(table_phi_.begin(), table_phi_.end(), phi) - table_phi_.begin()));
+    }
+  }
 }
 
 double PointLens::psi_of(const Vec3& camera_direction) const {
@@ -66,8 +87,20 @@ PointLens::OrderStart PointLens::start_of_order(const SourceAngle& source, int o
   const double target = target_azimuth(source, order);
   OrderStart start;
   if (!(target >= table_phi_.front() && target < table_phi_.back())) return start;
-  const auto above = std::upper_bound(table_phi_.begin(), table_phi_.end(), target);
-  const std::size_t j = static_cast<std::size_t>(above - table_phi_.begin());
+  // j: the first entry above target (std::upper_bound's; table_phi_.front() <= target <
+  // table_phi_.back(), so 1 <= j < size).
+  std::size_t j = 0;
+  if (table_bucket_.empty()) {
+    j = static_cast<std::size_t>(std::upper_bound(table_phi_.begin(), table_phi_.end(), target) -
+                                 table_phi_.begin());
+  } else {
+    // The step's entry, moved to the one above target: down where rounding put target in the
+    // next step, then up past the entries <= target.
+    const auto bucket = static_cast<std::size_t>((target - table_phi_.front()) * bucket_scale_);
+    j = std::max<std::size_t>(table_bucket_[std::min(bucket, table_bucket_.size() - 1)], 1);
+    while (j > 1 && table_phi_[j - 1] > target) --j;
+    while (table_phi_[j] <= target) ++j;
+  }
   const double f = (target - table_phi_[j - 1]) / (table_phi_[j] - table_phi_[j - 1]);
   start.reachable = true;
   start.log_x = table_log_x_[j - 1] + f * (table_log_x_[j] - table_log_x_[j - 1]);

@@ -108,6 +108,11 @@ class PointLens {
   std::vector<double> table_log_x_;
   std::vector<double> table_phi_;
   std::vector<double> table_a_;  // A = sin(psi) / |phi'(psi)| at each entry
+  // start_of_order's search: for equal steps of phi from table_phi_.front(), the first entry
+  // above the step's start (std::upper_bound's), from which a step or two finds the entry above
+  // any phi of the step. Empty (std::upper_bound then) were table_phi_ not ascending.
+  std::vector<std::uint32_t> table_bucket_;
+  double bucket_scale_ = 0;  // steps per radian of phi
 };
 
 }  // namespace starlens::schwarzschild
