@@ -140,7 +140,8 @@ PointImage PointLens::image(const SourceAngle& source, int order, double psi_gue
   result.parity = order % 2 == 0 ? 1 : -1;
   const auto finish = [&](double psi, double slope) {
     result.psi = psi;
-    result.mu = std::sin(psi) / (sin_gamma * std::abs(slope));
+    result.sin_psi = std::sin(psi);
+    result.mu = result.sin_psi / (sin_gamma * std::abs(slope));
     result.parity = (slope < 0) == (order % 2 == 0) ? 1 : -1;
     result.converged = true;
     return result;
@@ -181,13 +182,16 @@ PointImage PointLens::image(const SourceAngle& source, int order, double psi_gue
   return result;
 }
 
-Vec3 PointLens::image_direction(const Vec3& source, int order, double psi) const {
-  // e: the unit vector normal to h toward the source, from cross products (exact near +-h).
+Vec3 PointLens::toward_source(const Vec3& source) const {
   const Vec3 axis = vec::cross(hole_, source);
-  Vec3 e = vec::normalized(vec::cross(axis, hole_));
-  if (order % 2 != 0) e = vec::scaled(-1, e);
-  return vec::normalized(
-      vec::plus(vec::scaled(std::cos(psi), hole_), vec::scaled(std::sin(psi), e)));
+  return vec::normalized(vec::cross(axis, hole_));
+}
+
+Vec3 PointLens::image_direction_from(const Vec3& toward, int order, double psi,
+                                     double sin_psi) const {
+  // e: toward the source for even orders, away from it for odd ones.
+  const Vec3 e = order % 2 != 0 ? vec::scaled(-1, toward) : toward;
+  return vec::normalized(vec::plus(vec::scaled(std::cos(psi), hole_), vec::scaled(sin_psi, e)));
 }
 
 }  // namespace starlens::schwarzschild

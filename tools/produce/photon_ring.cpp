@@ -58,7 +58,6 @@ double PhotonRing::max_mu_near(const Vec3& centre, double radius, int first_orde
 
 PhotonRing::Image PhotonRing::image(const Star& star, int order, double visible_mu) const {
   Image out;
-  const Vec3& source = star.source;
   const schwarzschild::PointLens::OrderStart start = lens_->start_of_order(star.angle, order);
   if (!start.reachable) return out;
   const double estimate = start.a * motion_mu_ / star.angle.sin_gamma;
@@ -75,7 +74,7 @@ PhotonRing::Image PhotonRing::image(const Star& star, int order, double visible_
   out.parity = found.parity;
   out.mu = found.mu;
   out.point.g = lens_->frequency_ratio();
-  Vec3 direction = lens_->image_direction(source, order, found.psi);
+  Vec3 direction = lens_->image_direction_from(star.toward, order, found.psi, found.sin_psi);
   if (motion_.moving()) {
     // Seen by the moving camera (observer_motion.h): mu / D^2 and g D, D at the static
     // direction, and the direction aberrated.

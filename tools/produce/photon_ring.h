@@ -49,10 +49,14 @@ class PhotonRing {
   };
   // What the images of every order of one star share, computed once per star.
   struct Star {
-    Vec3 source;  // the star's direction (unit vector)
     schwarzschild::PointLens::SourceAngle angle;
+    Vec3 toward;  // PointLens::toward_source
   };
-  Star star(const Vec3& source) const { return {source, lens_->source_angle(source)}; }
+  Star star(const Vec3& source) const { return star(source, lens_->source_angle(source)); }
+  // With the star's angle from the lens's source_angle.
+  Star star(const Vec3& source, const schwarzschild::PointLens::SourceAngle& angle) const {
+    return {angle, lens_->toward_source(source)};
+  }
   // The image of `order` (>= kFirstOrder) of the star in direction `source` (unit vector),
   // unless the quick estimate shows it fainter than visible_mu (then `faint`).
   Image image(const Vec3& source, int order, double visible_mu = 0) const {

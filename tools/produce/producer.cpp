@@ -259,7 +259,7 @@ class UnitWorker {
       }
       if (ring) {
         const PhotonRing::Star star =
-            lens ? PhotonRing::Star{source, source_angle()} : ring->star(source);
+            lens ? ring->star(source, source_angle()) : ring->star(source);
         add_ring_images(*ring, q, star, stars[query_stars_[q]], index.max_g(selected.slot),
                         index.ring_beyond_first_max_mu(selected.slot), counts);
       }
