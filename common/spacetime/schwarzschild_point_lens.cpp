@@ -140,7 +140,9 @@ PointImage PointLens::image(const SourceAngle& source, int order, double psi_gue
   result.parity = order % 2 == 0 ? 1 : -1;
   const auto finish = [&](double psi, double slope) {
     result.psi = psi;
+    // Both from one sincos: the image's direction needs cos(psi) too.
     result.sin_psi = std::sin(psi);
+    result.cos_psi = std::cos(psi);
     result.mu = result.sin_psi / (sin_gamma * std::abs(slope));
     result.parity = (slope < 0) == (order % 2 == 0) ? 1 : -1;
     result.converged = true;
@@ -187,11 +189,11 @@ Vec3 PointLens::toward_source(const Vec3& source) const {
   return vec::normalized(vec::cross(axis, hole_));
 }
 
-Vec3 PointLens::image_direction_from(const Vec3& toward, int order, double psi,
-                                     double sin_psi) const {
+Vec3 PointLens::image_direction_from(const Vec3& toward, int order, double sin_psi,
+                                     double cos_psi) const {
   // e: toward the source for even orders, away from it for odd ones.
   const Vec3 e = order % 2 != 0 ? vec::scaled(-1, toward) : toward;
-  return vec::normalized(vec::plus(vec::scaled(std::cos(psi), hole_), vec::scaled(sin_psi, e)));
+  return vec::normalized(vec::plus(vec::scaled(cos_psi, hole_), vec::scaled(sin_psi, e)));
 }
 
 }  // namespace starlens::schwarzschild

@@ -25,8 +25,9 @@ namespace starlens::schwarzschild {
 struct PointImage {
   double psi = 0;      // the image's angle from the hole, rad
   double mu = 0;       // > 0; infinite for a star exactly behind or in front of the hole
-  double sin_psi = 0;  // sin(psi), where converged
-  int parity = 0;      // +1, or -1 where lensing mirrors the image
+  double sin_psi = 0;  // sin(psi) and cos(psi), where converged
+  double cos_psi = 0;
+  int parity = 0;  // +1, or -1 where lensing mirrors the image
   bool converged = false;
 };
 
@@ -70,13 +71,13 @@ class PointLens {
   // direction `source`: in the plane of the source and h, on the source's side of h for even
   // orders and the other side for odd ones (undefined for a source on the axis).
   Vec3 image_direction(const Vec3& source, int order, double psi) const {
-    return image_direction_from(toward_source(source), order, psi, std::sin(psi));
+    return image_direction_from(toward_source(source), order, std::sin(psi), std::cos(psi));
   }
   // The unit vector normal to h toward the source (from cross products, exact near +-h): what
   // image_direction needs of the star, the same for all its orders.
   Vec3 toward_source(const Vec3& source) const;
-  // image_direction from toward_source(source) and sin(psi) (a PointImage's sin_psi).
-  Vec3 image_direction_from(const Vec3& toward, int order, double psi, double sin_psi) const;
+  // image_direction from toward_source(source) and sin(psi), cos(psi) (a PointImage's).
+  Vec3 image_direction_from(const Vec3& toward, int order, double sin_psi, double cos_psi) const;
   // The image of order `order` of the star in direction `source` without a guess (the producer's
   // images of order 1 and more, which a lens map's mesh drops next to their critical curves):
   // the start from the run's table of phi over log(psi - psi_c), which covers every escaping

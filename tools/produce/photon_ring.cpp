@@ -74,7 +74,7 @@ PhotonRing::Image PhotonRing::image(const Star& star, int order, double visible_
   out.parity = found.parity;
   out.mu = found.mu;
   out.point.g = lens_->frequency_ratio();
-  Vec3 direction = lens_->image_direction_from(star.toward, order, found.psi, found.sin_psi);
+  Vec3 direction = lens_->image_direction_from(star.toward, order, found.sin_psi, found.cos_psi);
   if (motion_.moving()) {
     // Seen by the moving camera (observer_motion.h): mu / D^2 and g D, D at the static
     // direction, and the direction aberrated.
