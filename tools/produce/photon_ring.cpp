@@ -56,7 +56,7 @@ double PhotonRing::max_mu_near(const Vec3& centre, double radius, int first_orde
   return band_max_a_[last] * 1.05 * motion_mu_ / sin_gamma_min;
 }
 
-PhotonRing::Image PhotonRing::image(const Star& star, int order, double visible_mu) const {
+PhotonRing::Image PhotonRing::image(Star& star, int order, double visible_mu) const {
   Image out;
   const schwarzschild::PointLens::OrderStart start = lens_->start_of_order(star.angle, order);
   if (!start.reachable) return out;
@@ -74,6 +74,10 @@ PhotonRing::Image PhotonRing::image(const Star& star, int order, double visible_
   out.parity = found.parity;
   out.mu = found.mu;
   out.point.g = lens_->frequency_ratio();
+  if (!star.has_toward) {
+    star.toward = lens_->toward_source(star.source);
+    star.has_toward = true;
+  }
   Vec3 direction = lens_->image_direction_from(star.toward, order, found.sin_psi, found.cos_psi);
   if (motion_.moving()) {
     // Seen by the moving camera (observer_motion.h): mu / D^2 and g D, D at the static

@@ -258,8 +258,7 @@ class UnitWorker {
             {q, index.mesh_triangle(hit.triangle), point, mu, order, index.parity(hit.triangle)});
       }
       if (ring) {
-        const PhotonRing::Star star =
-            lens ? ring->star(source, source_angle()) : ring->star(source);
+        PhotonRing::Star star = lens ? ring->star(source, source_angle()) : ring->star(source);
         add_ring_images(*ring, q, star, stars[query_stars_[q]], index.max_g(selected.slot),
                         index.ring_beyond_first_max_mu(selected.slot), counts);
       }
@@ -299,7 +298,7 @@ class UnitWorker {
   // changes along the ring.
   // cell_max_g: the index's max_g of the star's cell, at which the selection found the query's
   // min_mu; beyond_first_max_mu: the cell's bound on the orders above the first.
-  void add_ring_images(const PhotonRing& ring, std::uint32_t q, const PhotonRing::Star& source,
+  void add_ring_images(const PhotonRing& ring, std::uint32_t q, PhotonRing::Star& source,
                        const catalog::CatalogStar& star, double cell_max_g,
                        double beyond_first_max_mu, ProducerCounts& counts) {
     const double k = query_scales_[q];
