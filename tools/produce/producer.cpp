@@ -80,6 +80,7 @@ class UnitWorker {
     queries_.clear();
     query_stars_.clear();
     query_scales_.clear();
+    query_observed_.clear();
     for (std::uint64_t cell = block.first_cell; cell < block.end_cell; ++cell) {
       const std::size_t slot = run_.index.slot_of(cell);
       if (slot == TriangleIndex::kNoSlot)
@@ -162,7 +163,8 @@ class UnitWorker {
         selected.problem = error.what();
         break;
       }
-      const double min_mu = run_.assembler.smallest_visible_mu(star.teff_k, k, max_g);
+      const EventAssembler::Observed observed = run_.assembler.observed(star.teff_k, max_g);
+      const double min_mu = run_.assembler.smallest_visible_mu(observed, k);
       if (!(max_mu >= min_mu)) {
         ++selected.too_faint;
         continue;
@@ -171,6 +173,7 @@ class UnitWorker {
       queries_.push_back({p, min_mu, static_cast<std::uint32_t>(slot)});
       query_stars_.push_back(static_cast<std::uint32_t>(s));
       query_scales_.push_back(k);
+      query_observed_.push_back(observed);
     }
     selected.end_query = static_cast<std::uint32_t>(queries_.size());
   }
@@ -275,8 +278,11 @@ class UnitWorker {
       const catalog::CatalogStar& star = stars[query_stars_[hit.query]];
       const double k = query_scales_[hit.query];
       StarEvent event;
+      const EventAssembler::Observed& observed = query_observed_[hit.query];
       const Classification classification =
-          run_.assembler.assemble(star.teff_k, k, hit.point, hit.mu, event);
+          hit.point.g == observed.g
+              ? run_.assembler.assemble(observed, k, hit.point, hit.mu, event)
+              : run_.assembler.assemble(star.teff_k, k, hit.point, hit.mu, event);
       ++counts.events_by_class[static_cast<int>(classification.event_class)];
       if (classification.event_class == EventClass::discarded) continue;
       if (classification.bounded_by_max) ++counts.direct_bounded;
@@ -387,6 +393,10 @@ class UnitWorker {
   std::vector<StarQuery> queries_;          // the unit's, cell by cell
   std::vector<std::uint32_t> query_stars_;  // each query's star, within its cell
   std::vector<double> query_scales_;        // K of each query's star
+  // Each query's star seen at its cell's max_g, from the selection: the colour of every image
+  // of that g (every ring image of a camera at rest where no mesh triangle of the cell has a
+  // larger g).
+  std::vector<EventAssembler::Observed> query_observed_;
   QueryHits found_;
   std::vector<Hit> hits_;  // of the cell being processed
   bool bounded_region_ = false;
