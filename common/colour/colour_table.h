@@ -46,27 +46,54 @@ class ColourTable {
   // k_times_mu: as observed_colour_exact, within the worst error measure_accuracy() finds
   // (it samples every interval at 7 points; dense random sampling stays within 1.05 x).
   StarColour lookup(double observed_temperature_k, double k_times_mu) const {
-    Interpolation at;
-    if (!locate(observed_temperature_k, k_times_mu, at))
-      return observed_colour_exact(observed_temperature_k, k_times_mu);
-    const LinearRgb rgb =
-        desaturate_into_gamut({interpolate(at, 0), interpolate(at, 1), interpolate(at, 2)}, 1.0);
-    const double flux = k_times_mu * std::exp(interpolate(at, kFlux));
-    if (!(flux <= std::numeric_limits<double>::max())) {
-      return observed_colour_exact(observed_temperature_k, k_times_mu);  // throws: overflow
-    }
-    return {rgb.r, rgb.g, rgb.b, flux};
+    return lookup(at_temperature(observed_temperature_k), k_times_mu);
   }
 
   // lookup(...).flux alone, bit for bit (the same arithmetic, without the colour): the
   // producer's bound on a star's brightest image needs only the flux.
   double lookup_flux(double observed_temperature_k, double k_times_mu) const {
-    Interpolation at;
-    if (!locate(observed_temperature_k, k_times_mu, at))
-      return observed_colour_exact(observed_temperature_k, k_times_mu).flux;
-    const double flux = k_times_mu * std::exp(interpolate(at, kFlux));
+    return lookup_flux(at_temperature(observed_temperature_k), k_times_mu);
+  }
+
+  // What a lookup finds from the temperature alone (its interval, and the flux per unit
+  // spectrum scale), for several lookups at one temperature: the overloads below give the
+  // lookups above bit for bit without the log and the exp.
+  struct AtTemperature {
+    double temperature_k = 0;
+    bool in_range = false;  // inside the table (else the lookups integrate)
+    int index = 0;          // the interval and the position t in it
+    double t = 0;
+    double flux_per_scale = 0;  // exp(v)
+  };
+  AtTemperature at_temperature(double observed_temperature_k) const {
+    AtTemperature at;
+    at.temperature_k = observed_temperature_k;
+    const double position = (std::log(observed_temperature_k) - log_first_) * nodes_per_log_unit_;
+    at.in_range = position >= 0.0 && position < intervals_;
+    if (!at.in_range) return at;
+    at.index = static_cast<int>(position);
+    at.t = position - at.index;
+    at.flux_per_scale = std::exp(interpolate(weights(at), kFlux));
+    return at;
+  }
+  StarColour lookup(const AtTemperature& at, double k_times_mu) const {
+    if (!(at.in_range && valid_scale(k_times_mu)))
+      return observed_colour_exact(at.temperature_k, k_times_mu);
+    const Interpolation w = weights(at);
+    const LinearRgb rgb =
+        desaturate_into_gamut({interpolate(w, 0), interpolate(w, 1), interpolate(w, 2)}, 1.0);
+    const double flux = k_times_mu * at.flux_per_scale;
     if (!(flux <= std::numeric_limits<double>::max())) {
-      return observed_colour_exact(observed_temperature_k, k_times_mu).flux;  // throws: overflow
+      return observed_colour_exact(at.temperature_k, k_times_mu);  // throws: overflow
+    }
+    return {rgb.r, rgb.g, rgb.b, flux};
+  }
+  double lookup_flux(const AtTemperature& at, double k_times_mu) const {
+    if (!(at.in_range && valid_scale(k_times_mu)))
+      return observed_colour_exact(at.temperature_k, k_times_mu).flux;
+    const double flux = k_times_mu * at.flux_per_scale;
+    if (!(flux <= std::numeric_limits<double>::max())) {
+      return observed_colour_exact(at.temperature_k, k_times_mu).flux;  // throws: overflow
     }
     return flux;
   }
@@ -95,19 +122,15 @@ class ColourTable {
     double left_value, left_slope, right_value, right_slope;
   };
 
-  // False outside the table's range or for invalid arguments (the caller then integrates).
-  bool locate(double observed_temperature_k, double k_times_mu, Interpolation& at) const {
-    const double position = (std::log(observed_temperature_k) - log_first_) * nodes_per_log_unit_;
-    if (!(position >= 0.0 && position < intervals_ && k_times_mu >= 0.0 &&
-          k_times_mu <= std::numeric_limits<double>::max())) {
-      return false;
-    }
-    const int index = static_cast<int>(position);
-    const double t = position - index;
+  // The cubic Hermite weights at a temperature inside the table.
+  Interpolation weights(const AtTemperature& at) const {
+    const double t = at.t;
     const double u = 1.0 - t;
-    at = {&nodes_[index], &nodes_[index + 1],      (1.0 + 2.0 * t) * u * u,
-          t * u * u,      t * t * (3.0 - 2.0 * t), -t * t * u};
-    return true;
+    return {&nodes_[at.index], &nodes_[at.index + 1],   (1.0 + 2.0 * t) * u * u,
+            t * u * u,         t * t * (3.0 - 2.0 * t), -t * t * u};
+  }
+  static bool valid_scale(double k_times_mu) {
+    return k_times_mu >= 0.0 && k_times_mu <= std::numeric_limits<double>::max();
   }
 
   static double interpolate(const Interpolation& at, int q) {

@@ -5,6 +5,7 @@
 
 #include "core/errors.h"
 #include "core/frame_limits.h"
+#include "spacetime/vector_ops.h"
 
 namespace starlens {
 namespace {
@@ -131,7 +132,9 @@ Vec3 Camera::direction(double x, double y) const {
 
 std::optional<std::array<double, 2>> Camera::pixel(const Vec3& direction) const {
   const auto& [f, r, u] = axes_;
-  const double along = dot(direction, f), right = dot(direction, r), up = dot(direction, u);
+  // Inline dot products (the producer projects every point-lens image): the same arithmetic.
+  const double along = vec::dot(direction, f), right = vec::dot(direction, r),
+               up = vec::dot(direction, u);
   double dx = 0, dy = 0;
   switch (projection_) {
     case Projection::pinhole:

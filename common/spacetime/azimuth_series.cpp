@@ -32,6 +32,19 @@ double closed_form(double psi, void* r_obs) {
 
 using Series = std::unique_ptr<gsl_cheb_series, AzimuthSeries::FreeSeries>;
 
+// gsl_cheb_eval's Clenshaw recurrence, the same operations in the same order (so the same
+// value), inline for the per-image evaluations.
+inline double clenshaw(const gsl_cheb_series& series, double x) {
+  const double y = (2 * x - series.a - series.b) / (series.b - series.a), y2 = 2 * y;
+  double d1 = 0, d2 = 0;
+  for (std::size_t i = series.order; i >= 1; --i) {
+    const double previous = d1;
+    d1 = y2 * d1 - d2 + series.c[i];
+    d2 = previous;
+  }
+  return y * d1 - d2 + 0.5 * series.c[0];
+}
+
 }  // namespace
 
 void AzimuthSeries::FreeSeries::operator()(gsl_cheb_series* series) const {
@@ -174,7 +187,7 @@ AzimuthSeries::Local AzimuthSeries::local(double psi) const {
 
 double AzimuthSeries::slope_near(std::size_t piece, double psi) const {
   const auto& slope = derivatives_[piece];
-  return slope ? gsl_cheb_eval(slope.get(), psi) : closed_form_derivative(r_obs_, psi);
+  return slope ? clenshaw(*slope, psi) : closed_form_derivative(r_obs_, psi);
 }
 
 double closed_form_derivative(double r_obs, double psi) {

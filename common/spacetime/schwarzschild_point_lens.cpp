@@ -35,6 +35,27 @@ PointLens::PointLens(double r_obs, const Vec3& hole_direction)
     table_phi_.push_back(phi);
     table_a_.push_back(std::sin(critical_ + std::exp(log_x)) / std::abs(slope));
   }
+  // The steps no wider than the table's narrowest (at most a few entries per step), capped at
+  // kBucketsPerEntry per entry.
+  constexpr std::size_t kBucketsPerEntry = 4;
+  double narrowest = std::numeric_limits<double>::infinity();
+  bool ascending = true;
+  for (std::size_t i = 1; i < table_phi_.size(); ++i) {
+    ascending = ascending && table_phi_[i] > table_phi_[i - 1];
+    narrowest = std::min(narrowest, table_phi_[i] - table_phi_[i - 1]);
+  }
+  const double span = table_phi_.back() - table_phi_.front();
+  if (ascending && table_phi_.size() >= 2 && std::isfinite(span)) {
+    const auto buckets = static_cast<std::size_t>(
+        std::clamp(std::ceil(span / narrowest), 1.0,
+                   static_cast<double>(kBucketsPerEntry * table_phi_.size())));
+    bucket_scale_ = static_cast<double>(buckets) / span;
+    for (std::size_t b = 0; b < buckets; ++b) {
+      const double phi = table_phi_.front() + static_cast<double>(b) / bucket_scale_;
+      table_bucket_.push_back(static_cast<std::uint32_t>(
+          std::upper_bound(table_phi_.begin(), table_phi_.end(), phi) - table_phi_.begin()));
+    }
+  }
 }
 
 double PointLens::psi_of(const Vec3& camera_direction) const {
@@ -52,38 +73,55 @@ double PointLens::magnification_at(double psi, const Vec3& source) const {
   return std::sin(psi) / (vec::norm(vec::cross(source, hole_)) * std::abs(slope));
 }
 
-double PointLens::target_azimuth(const Vec3& source, int order) const {
-  const double gamma = std::atan2(vec::norm(vec::cross(source, hole_)), -vec::dot(source, hole_));
+PointLens::SourceAngle PointLens::source_angle(const Vec3& source) const {
+  const double sin_gamma = vec::norm(vec::cross(source, hole_));
+  return {std::atan2(sin_gamma, -vec::dot(source, hole_)), sin_gamma};
+}
+
+double PointLens::target_azimuth(const SourceAngle& source, int order) {
+  const double gamma = source.gamma;
   return order % 2 == 0 ? order * std::numbers::pi + gamma : (order + 1) * std::numbers::pi - gamma;
 }
 
-PointLens::OrderStart PointLens::start_of_order(const Vec3& source, int order) const {
+PointLens::OrderStart PointLens::start_of_order(const SourceAngle& source, int order) const {
   const double target = target_azimuth(source, order);
   OrderStart start;
   if (!(target >= table_phi_.front() && target < table_phi_.back())) return start;
-  const auto above = std::upper_bound(table_phi_.begin(), table_phi_.end(), target);
-  const std::size_t j = static_cast<std::size_t>(above - table_phi_.begin());
+  // j: the first entry above target (std::upper_bound's; table_phi_.front() <= target <
+  // table_phi_.back(), so 1 <= j < size).
+  std::size_t j = 0;
+  if (table_bucket_.empty()) {
+    j = static_cast<std::size_t>(std::upper_bound(table_phi_.begin(), table_phi_.end(), target) -
+                                 table_phi_.begin());
+  } else {
+    // The step's entry, moved to the one above target: down where rounding put target in the
+    // next step, then up past the entries <= target.
+    const auto bucket = static_cast<std::size_t>((target - table_phi_.front()) * bucket_scale_);
+    j = std::max<std::size_t>(table_bucket_[std::min(bucket, table_bucket_.size() - 1)], 1);
+    while (j > 1 && table_phi_[j - 1] > target) --j;
+    while (table_phi_[j] <= target) ++j;
+  }
   const double f = (target - table_phi_[j - 1]) / (table_phi_[j] - table_phi_[j - 1]);
   start.reachable = true;
-  start.psi =
-      critical_ + std::exp(table_log_x_[j - 1] + f * (table_log_x_[j] - table_log_x_[j - 1]));
+  start.log_x = table_log_x_[j - 1] + f * (table_log_x_[j] - table_log_x_[j - 1]);
   start.a = table_a_[j - 1] + f * (table_a_[j] - table_a_[j - 1]);
   return start;
 }
 
 PointImage PointLens::image_of_order(const Vec3& source, int order) const {
-  const OrderStart start = start_of_order(source, order);
+  const SourceAngle angle = source_angle(source);
+  const OrderStart start = start_of_order(angle, order);
   if (!start.reachable) {
     PointImage none;
     none.mu = kNaN;
     none.parity = order % 2 == 0 ? 1 : -1;
     return none;
   }
-  return image(source, order, start.psi);
+  return image(angle, order, start_psi(start));
 }
 
-PointImage PointLens::image(const Vec3& source, int order, double psi_guess) const {
-  const double sin_gamma = vec::norm(vec::cross(source, hole_));
+PointImage PointLens::image(const SourceAngle& source, int order, double psi_guess) const {
+  const double sin_gamma = source.sin_gamma;
   const double target = target_azimuth(source, order);
   // The iteration stays among escaping rays: above the critical angle (where phi -> infinity),
   // at most pi.
@@ -102,7 +140,10 @@ PointImage PointLens::image(const Vec3& source, int order, double psi_guess) con
   result.parity = order % 2 == 0 ? 1 : -1;
   const auto finish = [&](double psi, double slope) {
     result.psi = psi;
-    result.mu = std::sin(psi) / (sin_gamma * std::abs(slope));
+    // Both from one sincos: the image's direction needs cos(psi) too.
+    result.sin_psi = std::sin(psi);
+    result.cos_psi = std::cos(psi);
+    result.mu = result.sin_psi / (sin_gamma * std::abs(slope));
     result.parity = (slope < 0) == (order % 2 == 0) ? 1 : -1;
     result.converged = true;
     return result;
@@ -143,13 +184,16 @@ PointImage PointLens::image(const Vec3& source, int order, double psi_guess) con
   return result;
 }
 
-Vec3 PointLens::image_direction(const Vec3& source, int order, double psi) const {
-  // e: the unit vector normal to h toward the source, from cross products (exact near +-h).
+Vec3 PointLens::toward_source(const Vec3& source) const {
   const Vec3 axis = vec::cross(hole_, source);
-  Vec3 e = vec::normalized(vec::cross(axis, hole_));
-  if (order % 2 != 0) e = vec::scaled(-1, e);
-  return vec::normalized(
-      vec::plus(vec::scaled(std::cos(psi), hole_), vec::scaled(std::sin(psi), e)));
+  return vec::normalized(vec::cross(axis, hole_));
+}
+
+Vec3 PointLens::image_direction_from(const Vec3& toward, int order, double sin_psi,
+                                     double cos_psi) const {
+  // e: toward the source for even orders, away from it for odd ones.
+  const Vec3 e = order % 2 != 0 ? vec::scaled(-1, toward) : toward;
+  return vec::normalized(vec::plus(vec::scaled(cos_psi, hole_), vec::scaled(sin_psi, e)));
 }
 
 }  // namespace starlens::schwarzschild

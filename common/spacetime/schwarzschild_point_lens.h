@@ -23,8 +23,10 @@
 namespace starlens::schwarzschild {
 
 struct PointImage {
-  double psi = 0;  // the image's angle from the hole, rad
-  double mu = 0;   // > 0; infinite for a star exactly behind or in front of the hole
+  double psi = 0;      // the image's angle from the hole, rad
+  double mu = 0;       // > 0; infinite for a star exactly behind or in front of the hole
+  double sin_psi = 0;  // sin(psi) and cos(psi), where converged
+  double cos_psi = 0;
   int parity = 0;  // +1, or -1 where lensing mirrors the image
   bool converged = false;
 };
@@ -50,14 +52,32 @@ class PointLens {
   // The magnification at the camera ray psi whose source direction is `source` (a traced ray
   // and its source): sin(psi) / (|source x h| |phi'(psi)|).
   double magnification_at(double psi, const Vec3& source) const;
+  // The star's angle gamma from -h, atan2(|s x h|, -s.h), and sin(gamma) = |s x h|: what the
+  // images of every order of one star share, for the overloads below that take it computed once
+  // per star (the same values as from the star's direction).
+  struct SourceAngle {
+    double gamma = 0;
+    double sin_gamma = 0;
+  };
+  SourceAngle source_angle(const Vec3& source) const;
   // The image of order `order` of the star in direction `source` (unit vector), from the
   // starting angle psi_guess. converged is false (and mu NaN) when Newton's iteration leaves
   // the escaping rays or does not settle.
-  PointImage image(const Vec3& source, int order, double psi_guess) const;
+  PointImage image(const Vec3& source, int order, double psi_guess) const {
+    return image(source_angle(source), order, psi_guess);
+  }
+  PointImage image(const SourceAngle& source, int order, double psi_guess) const;
   // The camera ray direction of the image of order `order` at angle psi of the star in
   // direction `source`: in the plane of the source and h, on the source's side of h for even
   // orders and the other side for odd ones (undefined for a source on the axis).
-  Vec3 image_direction(const Vec3& source, int order, double psi) const;
+  Vec3 image_direction(const Vec3& source, int order, double psi) const {
+    return image_direction_from(toward_source(source), order, std::sin(psi), std::cos(psi));
+  }
+  // The unit vector normal to h toward the source (from cross products, exact near +-h): what
+  // image_direction needs of the star, the same for all its orders.
+  Vec3 toward_source(const Vec3& source) const;
+  // image_direction from toward_source(source) and sin(psi), cos(psi) (a PointImage's).
+  Vec3 image_direction_from(const Vec3& toward, int order, double sin_psi, double cos_psi) const;
   // The image of order `order` of the star in direction `source` without a guess (the producer's
   // images of order 1 and more, which a lens map's mesh drops next to their critical curves):
   // the start from the run's table of phi over log(psi - psi_c), which covers every escaping
@@ -65,23 +85,28 @@ class PointLens {
   // lies closer to the critical angle than the iteration reaches (closest_approach()).
   PointImage image_of_order(const Vec3& source, int order) const;
   // image_of_order's start without the iteration: whether the order's image lies within reach,
-  // its approximate psi, and A = sin(psi) / |phi'(psi)| there, interpolated from the table
-  // (mu ~ A / sin(gamma); within 1e-3 of the exact A where the start is within 1e-3 of psi:
-  // the test measures it), for a quick test of visibility before the exact image is found.
+  // its approximate log(psi - psi_c), and A = sin(psi) / |phi'(psi)| there, interpolated from
+  // the table (mu ~ A / sin(gamma); within 1e-3 of the exact A where the start is within 1e-3
+  // of psi: the test measures it), for a quick test of visibility before the exact image is
+  // found. The start's psi (start_psi) costs an exp, which a star's faint orders never need.
   struct OrderStart {
     bool reachable = false;
-    double psi = 0;
+    double log_x = 0;
     double a = 0;
   };
-  OrderStart start_of_order(const Vec3& source, int order) const;
+  double start_psi(const OrderStart& start) const { return critical_ + std::exp(start.log_x); }
+  OrderStart start_of_order(const Vec3& source, int order) const {
+    return start_of_order(source_angle(source), order);
+  }
+  OrderStart start_of_order(const SourceAngle& source, int order) const;
   // The smallest psi - psi_c that image() works at.
   static constexpr double closest_approach() { return AzimuthSeries::kClosedFormBand * 1e-3; }
   // nu_obs / nu_inf for the static observer: 1 / sqrt(1 - 2 / r_obs).
   double frequency_ratio() const { return 1 / std::sqrt(1 - 2 / r_obs_); }
 
  private:
-  // The azimuth phi at which the image of order `order` of the star in direction `source` lies.
-  double target_azimuth(const Vec3& source, int order) const;
+  // The azimuth phi at which the image of order `order` of the star at `source` lies.
+  static double target_azimuth(const SourceAngle& source, int order);
 
   double r_obs_;
   Vec3 hole_;
@@ -92,6 +117,11 @@ class PointLens {
   std::vector<double> table_log_x_;
   std::vector<double> table_phi_;
   std::vector<double> table_a_;  // A = sin(psi) / |phi'(psi)| at each entry
+  // start_of_order's search: for equal steps of phi from table_phi_.front(), the first entry
+  // above the step's start (std::upper_bound's), from which a step or two finds the entry above
+  // any phi of the step. Empty (std::upper_bound then) were table_phi_ not ascending.
+  std::vector<std::uint32_t> table_bucket_;
+  double bucket_scale_ = 0;  // steps per radian of phi
 };
 
 }  // namespace starlens::schwarzschild

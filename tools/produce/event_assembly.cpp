@@ -34,25 +34,43 @@ double EventAssembler::spectrum_scale(const catalog::CatalogStar& star) const {
 }
 
 double EventAssembler::smallest_visible_mu(double teff_k, double k, double max_g) const {
-  if (!(max_g > 0 && k > 0)) return std::numeric_limits<double>::infinity();
+  return smallest_visible_mu(observed(teff_k, max_g), k);
+}
+
+EventAssembler::Observed EventAssembler::observed(double teff_k, double g) const {
+  Observed out;
+  out.g = g;
+  out.table.temperature_k = g * teff_k;
+  if (mode_ == ColourMode::table) out.table = ColourTable::shared().at_temperature(g * teff_k);
+  return out;
+}
+
+double EventAssembler::smallest_visible_mu(const Observed& observed, double k) const {
+  if (!(observed.g > 0 && k > 0)) return std::numeric_limits<double>::infinity();
+  const double temperature = observed.table.temperature_k;
   const double flux_per_mu = mode_ == ColourMode::table
-                                 ? observed_flux(max_g * teff_k, k)
-                                 : observed_colour_exact(max_g * teff_k, k).flux;
+                                 ? ColourTable::shared().lookup_flux(observed.table, k)
+                                 : observed_colour_exact(temperature, k).flux;
   if (!(flux_per_mu > 0)) return std::numeric_limits<double>::infinity();
   // The margin covers the table's interpolation, which need not be monotonic to the last bit.
   constexpr double kMargin = 1 + 1e-6;
   return psf_.min_y / (flux_per_mu * kMargin * peak_pixel_);
 }
 
-Classification EventAssembler::assemble(double teff_k, double k, const ImagePoint& point, double mu,
-                                        StarEvent& event) const {
-  const double observed_temperature = point.g * teff_k;
+Classification EventAssembler::assemble(const Observed& observed, double k, const ImagePoint& point,
+                                        double mu, StarEvent& event) const {
+  const double temperature = observed.table.temperature_k;
   const StarColour colour = mode_ == ColourMode::table
-                                ? observed_colour(observed_temperature, mu * k)
-                                : observed_colour_exact(observed_temperature, mu * k);
+                                ? ColourTable::shared().lookup(observed.table, mu * k)
+                                : observed_colour_exact(temperature, mu * k);
   const Classification classification = classifier_.classify(colour.flux);
   event = {point.x, point.y, colour.r, colour.g, colour.b, colour.flux, classification.support};
   return classification;
+}
+
+Classification EventAssembler::assemble(double teff_k, double k, const ImagePoint& point, double mu,
+                                        StarEvent& event) const {
+  return assemble(observed(teff_k, point.g), k, point, mu, event);
 }
 
 }  // namespace starlens::produce

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "catalog/star_record.h"
+#include "colour/colour_table.h"
 #include "colour/flux_unit.h"
 #include "events/star_event.h"
 #include "optics/event_class.h"
@@ -40,6 +41,18 @@ class EventAssembler {
   // visibility floor: an image's flux is proportional to mu and grows with the observed
   // temperature g T. Infinite for a star of zero flux.
   double smallest_visible_mu(double teff_k, double k, double max_g) const;
+  // A star's observed temperature g T for its images of one g, with the colour table's part of
+  // the lookups that depends on it alone (table mode): what the overloads below share, which
+  // give the results above bit for bit (assemble's for an image of that g).
+  struct Observed {
+    double g = 0;
+    ColourTable::AtTemperature table;
+  };
+  Observed observed(double teff_k, double g) const;
+  double smallest_visible_mu(const Observed& observed, double k) const;
+  Classification assemble(const Observed& observed, double k, const ImagePoint& point, double mu,
+                          StarEvent& event) const;
+
   // Whether any image with mu <= max_mu and g <= max_g can be visible.
   bool may_be_visible(double teff_k, double k, double max_mu, double max_g) const {
     return max_mu >= smallest_visible_mu(teff_k, k, max_g);

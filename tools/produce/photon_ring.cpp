@@ -56,25 +56,29 @@ double PhotonRing::max_mu_near(const Vec3& centre, double radius, int first_orde
   return band_max_a_[last] * 1.05 * motion_mu_ / sin_gamma_min;
 }
 
-PhotonRing::Image PhotonRing::image(const Vec3& source, int order, double visible_mu) const {
+PhotonRing::Image PhotonRing::image(Star& star, int order, double visible_mu) const {
   Image out;
-  const schwarzschild::PointLens::OrderStart start = lens_->start_of_order(source, order);
+  const schwarzschild::PointLens::OrderStart start = lens_->start_of_order(star.angle, order);
   if (!start.reachable) return out;
-  const double estimate = start.a * motion_mu_ / vec::norm(vec::cross(source, lens_->hole()));
+  const double estimate = start.a * motion_mu_ / star.angle.sin_gamma;
   if (estimate * kEstimateMargin < visible_mu) {
     out.exists = true;
     out.faint = true;
     out.mu = estimate;
     return out;
   }
-  const schwarzschild::PointImage found = lens_->image(source, order, start.psi);
+  const schwarzschild::PointImage found = lens_->image(star.angle, order, lens_->start_psi(start));
   if (!found.converged || !(found.mu > 0) || !std::isfinite(found.mu)) return out;
   out.exists = true;
   out.psi = found.psi;
   out.parity = found.parity;
   out.mu = found.mu;
   out.point.g = lens_->frequency_ratio();
-  Vec3 direction = lens_->image_direction(source, order, found.psi);
+  if (!star.has_toward) {
+    star.toward = lens_->toward_source(star.source);
+    star.has_toward = true;
+  }
+  Vec3 direction = lens_->image_direction_from(star.toward, order, found.sin_psi, found.cos_psi);
   if (motion_.moving()) {
     // Seen by the moving camera (observer_motion.h): mu / D^2 and g D, D at the static
     // direction, and the direction aberrated.

@@ -47,9 +47,28 @@ class PhotonRing {
     double psi = 0;         // the image's angle from the hole, static frame
     int parity = 0;         // +1, or -1 where lensing mirrors the image (odd orders)
   };
+  // What the images of every order of one star share, computed once per star: its angle from
+  // the hole, and the normal toward it (PointLens::toward_source), which image() forms at the
+  // star's first image that passes the quick estimate (at the default visibility floor most
+  // selected stars have none).
+  struct Star {
+    Vec3 source;
+    schwarzschild::PointLens::SourceAngle angle;
+    bool has_toward = false;
+    Vec3 toward{};
+  };
+  Star star(const Vec3& source) const { return star(source, lens_->source_angle(source)); }
+  // With the star's angle from the lens's source_angle.
+  Star star(const Vec3& source, const schwarzschild::PointLens::SourceAngle& angle) const {
+    return {source, angle};
+  }
   // The image of `order` (>= kFirstOrder) of the star in direction `source` (unit vector),
   // unless the quick estimate shows it fainter than visible_mu (then `faint`).
-  Image image(const Vec3& source, int order, double visible_mu = 0) const;
+  Image image(const Vec3& source, int order, double visible_mu = 0) const {
+    Star of_source = star(source);
+    return image(of_source, order, visible_mu);
+  }
+  Image image(Star& star, int order, double visible_mu = 0) const;
 
   // Bounds on the ring images of any star within `radius` rad of direction `centre`, for the
   // producer's selection of the stars that may be seen: mu <= A_max / (D_min^2 sin(gamma_min)),

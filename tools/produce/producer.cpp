@@ -80,6 +80,7 @@ class UnitWorker {
     queries_.clear();
     query_stars_.clear();
     query_scales_.clear();
+    query_observed_.clear();
     for (std::uint64_t cell = block.first_cell; cell < block.end_cell; ++cell) {
       const std::size_t slot = run_.index.slot_of(cell);
       if (slot == TriangleIndex::kNoSlot)
@@ -162,7 +163,8 @@ class UnitWorker {
         selected.problem = error.what();
         break;
       }
-      const double min_mu = run_.assembler.smallest_visible_mu(star.teff_k, k, max_g);
+      const EventAssembler::Observed observed = run_.assembler.observed(star.teff_k, max_g);
+      const double min_mu = run_.assembler.smallest_visible_mu(observed, k);
       if (!(max_mu >= min_mu)) {
         ++selected.too_faint;
         continue;
@@ -171,6 +173,7 @@ class UnitWorker {
       queries_.push_back({p, min_mu, static_cast<std::uint32_t>(slot)});
       query_stars_.push_back(static_cast<std::uint32_t>(s));
       query_scales_.push_back(k);
+      query_observed_.push_back(observed);
     }
     selected.end_query = static_cast<std::uint32_t>(queries_.size());
   }
@@ -199,6 +202,13 @@ class UnitWorker {
       const std::size_t hits_before = hits_.size();
       const Vec3& source = queries_[q].point;
       const double min_mu = queries_[q].min_mu;
+      // The star's angle from the hole, shared by its images of every order: computed at the
+      // first that needs it.
+      std::optional<schwarzschild::PointLens::SourceAngle> angle;
+      const auto source_angle = [&] {
+        if (!angle) angle = lens->source_angle(source);
+        return *angle;
+      };
       for (std::uint32_t h = first[q]; h < first[q + 1]; ++h) {
         const QueryHit& hit = found_.hits[h];
         // Of order < PhotonRing::kFirstOrder where the run has the ring: the index leaves out
@@ -213,7 +223,7 @@ class UnitWorker {
         } else if (lens) {
           // The exact image of the star of this order, from the interpolated one.
           const schwarzschild::PointImage image =
-              lens->image(source, order, index.psi(hit.triangle, hit.weights));
+              lens->image(source_angle(), order, index.psi(hit.triangle, hit.weights));
           if (image.converged && std::isfinite(image.mu)) {
             mu = image.mu;
             if (motion.moving()) {
@@ -250,9 +260,11 @@ class UnitWorker {
         hits_.push_back(
             {q, index.mesh_triangle(hit.triangle), point, mu, order, index.parity(hit.triangle)});
       }
-      if (ring)
-        add_ring_images(*ring, q, stars[query_stars_[q]],
+      if (ring) {
+        PhotonRing::Star star = lens ? ring->star(source, source_angle()) : ring->star(source);
+        add_ring_images(*ring, q, star, stars[query_stars_[q]], index.max_g(selected.slot),
                         index.ring_beyond_first_max_mu(selected.slot), counts);
+      }
       imaged += hits_.size() > hits_before;
     }
     counts.stars_imaged += imaged;
@@ -266,8 +278,11 @@ class UnitWorker {
       const catalog::CatalogStar& star = stars[query_stars_[hit.query]];
       const double k = query_scales_[hit.query];
       StarEvent event;
+      const EventAssembler::Observed& observed = query_observed_[hit.query];
       const Classification classification =
-          run_.assembler.assemble(star.teff_k, k, hit.point, hit.mu, event);
+          hit.point.g == observed.g
+              ? run_.assembler.assemble(observed, k, hit.point, hit.mu, event)
+              : run_.assembler.assemble(star.teff_k, k, hit.point, hit.mu, event);
       ++counts.events_by_class[static_cast<int>(classification.event_class)];
       if (classification.event_class == EventClass::discarded) continue;
       if (classification.bounded_by_max) ++counts.direct_bounded;
@@ -287,20 +302,29 @@ class UnitWorker {
   // orders alternate sides of the hole, and the next on either side is fainter than the last
   // (from order 2 on by e^(-2 pi) ~ 1/535), far more than the Doppler factor of a moving camera
   // changes along the ring.
-  // beyond_first_max_mu: the cell's bound on the orders above the first.
-  void add_ring_images(const PhotonRing& ring, std::uint32_t q, const catalog::CatalogStar& star,
+  // cell_max_g: the index's max_g of the star's cell, at which the selection found the query's
+  // min_mu; beyond_first_max_mu: the cell's bound on the orders above the first.
+  void add_ring_images(const PhotonRing& ring, std::uint32_t q, PhotonRing::Star& source,
+                       const catalog::CatalogStar& star, double cell_max_g,
                        double beyond_first_max_mu, ProducerCounts& counts) {
     const double k = query_scales_[q];
+    // The smallest visible mu of the star depends on g alone: the selection's value where the
+    // cell's max_g is the ring's, and the value at the ring's max_g for every image of that g
+    // (all of them for a camera at rest).
+    const auto visible_mu_at = [&](double g) {
+      return run_.assembler.smallest_visible_mu(star.teff_k, k, g);
+    };
+    const double ring_g = ring.max_g();
     // The smallest visible mu at the ring's largest g: the quick estimate's threshold.
-    const double visible_mu = run_.assembler.smallest_visible_mu(star.teff_k, k, ring.max_g());
+    const double visible_mu = ring_g == cell_max_g ? queries_[q].min_mu : visible_mu_at(ring_g);
     int faint_in_a_row = 0;
     // Beyond the first order nothing of this star can be seen where the cell's bound says so.
     const int last_order = beyond_first_max_mu < visible_mu ? PhotonRing::kFirstOrder : INT_MAX;
     for (int order = PhotonRing::kFirstOrder; faint_in_a_row < 2 && order <= last_order; ++order) {
-      const PhotonRing::Image image = ring.image(queries_[q].point, order, visible_mu);
+      const PhotonRing::Image image = ring.image(source, order, visible_mu);
       if (!image.exists) break;
       if (image.faint ||
-          !(image.mu >= run_.assembler.smallest_visible_mu(star.teff_k, k, image.point.g))) {
+          !(image.mu >= (image.point.g == ring_g ? visible_mu : visible_mu_at(image.point.g)))) {
         ++faint_in_a_row;
         continue;
       }
@@ -369,6 +393,10 @@ class UnitWorker {
   std::vector<StarQuery> queries_;          // the unit's, cell by cell
   std::vector<std::uint32_t> query_stars_;  // each query's star, within its cell
   std::vector<double> query_scales_;        // K of each query's star
+  // Each query's star seen at its cell's max_g, from the selection: the colour of every image
+  // of that g (every ring image of a camera at rest where no mesh triangle of the cell has a
+  // larger g).
+  std::vector<EventAssembler::Observed> query_observed_;
   QueryHits found_;
   std::vector<Hit> hits_;  // of the cell being processed
   bool bounded_region_ = false;

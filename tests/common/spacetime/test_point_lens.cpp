@@ -218,7 +218,8 @@ TEST_CASE("the quick estimate of A holds over order 1's whole range") {
       const double a_exact = image.mu * std::sin(gamma);
       worst_a = std::max(worst_a, std::abs(start.a / a_exact - 1));
       const double x = image.psi - lens.critical_angle();
-      worst_x = std::max(worst_x, std::abs((start.psi - lens.critical_angle()) / x - 1));
+      worst_x =
+          std::max(worst_x, std::abs((lens.start_psi(start) - lens.critical_angle()) / x - 1));
       widest = std::max(widest, x);
       ++checked;
     }
