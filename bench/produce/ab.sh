@@ -52,7 +52,7 @@ import json, sys
 m = json.load(open(sys.argv[1]))
 c, t = m["counts"], m["timings_s"]
 per_event = (t["mapping"] + t["colour"]) / c["events"] * 1e6
-print(f"round {sys.argv[3]} {sys.argv[2]}: events {c['events']} images by order {c['images_by_order']} "
+print(f"round {sys.argv[3]} {sys.argv[2]}: events {c['events']} images by order {c.get('images_by_order', '-')} "
       f"mapping {t['mapping']:.2f} s colour {t['colour']:.2f} s: {per_event:.3f} us an event; "
       f"produce_wall {t['produce_wall']:.2f} s")
 PY
