@@ -75,14 +75,17 @@ HoleFrame hole_frame(const Vec3& hole, const Vec3& north_pole, const Vec3& x_axi
   return frame;
 }
 
+Vec3 position_angle_direction(const HoleFrame& frame, double pa) {
+  return vec::plus(vec::scaled(std::cos(pa), frame.north), vec::scaled(std::sin(pa), frame.east));
+}
+
 Vec3 infall_velocity(double r, const HoleFrame& frame) {
   return vec::scaled(std::sqrt(2 / r), frame.toward);
 }
 
 Vec3 orbit_velocity(double r, double position_angle, const HoleFrame& frame) {
   const double speed = std::sqrt(1 / (r - 2));
-  return vec::scaled(speed, vec::plus(vec::scaled(std::cos(position_angle), frame.north),
-                                      vec::scaled(std::sin(position_angle), frame.east)));
+  return vec::scaled(speed, position_angle_direction(frame, position_angle));
 }
 
 Vec3 local_velocity(const Vec3& c, const HoleFrame& frame) {

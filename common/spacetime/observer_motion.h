@@ -58,6 +58,8 @@ struct HoleFrame {
   Vec3 toward, north, east;
 };
 HoleFrame hole_frame(const Vec3& hole, const Vec3& north_pole, const Vec3& x_axis);
+// The unit vector on the sky at position angle pa (radians, from north through east).
+Vec3 position_angle_direction(const HoleFrame& frame, double pa);
 
 // Velocities of the named motions at radius r (units of M) around a hole of mass M = 1, as
 // the static observer there measures them:

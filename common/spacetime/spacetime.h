@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <numbers>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,12 @@ struct Observer {
   double inclination = 1.57079632679489661923;
   Vec3 spin_sky{0, 0, 1};
 };
+
+// --inclination's degrees (and the lens map's inclination_deg) as radians: 180 is exactly pi,
+// the axis's south end.
+inline double inclination_radians(double degrees) {
+  return degrees == 180 ? std::numbers::pi : degrees * kDegree;
+}
 
 class Spacetime {
  public:

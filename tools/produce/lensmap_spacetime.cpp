@@ -1,8 +1,5 @@
 #include "lensmap_spacetime.h"
 
-#include <cmath>
-#include <numbers>
-
 #include "core/errors.h"
 #include "lensmap/lensmap_camera.h"
 #include "spacetime/vector_ops.h"
@@ -21,15 +18,12 @@ std::unique_ptr<const Spacetime> lensmap_spacetime(const LensmapAttributes& attr
   }
   if (attributes.spacetime == "kerr") {
     observer.spin = attributes.spin;
-    // As the trace takes --inclination: 180 is the axis's south end exactly.
-    observer.inclination =
-        attributes.inclination_deg == 180 ? std::numbers::pi : attributes.inclination_deg * kDegree;
+    observer.inclination = inclination_radians(attributes.inclination_deg);
     const HoleFrame sky =
         hole_frame(observer.hole_direction, lensmap_frame_to_icrs(attributes, path, {0, 0, 1}),
                    lensmap_frame_to_icrs(attributes, path, {1, 0, 0}));
-    const double pa = attributes.spin_pa_deg * kDegree;
-    observer.spin_sky = vec::normalized(
-        vec::plus(vec::scaled(std::cos(pa), sky.north), vec::scaled(std::sin(pa), sky.east)));
+    observer.spin_sky =
+        vec::normalized(position_angle_direction(sky, attributes.spin_pa_deg * kDegree));
   }
   const RayAzimuth azimuth =
       attributes.ray_azimuth == "series" ? RayAzimuth::series : RayAzimuth::closed_form;

@@ -326,12 +326,9 @@ TraceSetup resolve_trace_options(const TraceOptions& o) {
   const HoleFrame sky = hole_frame(hole, frame.to_icrs({0, 0, 1}), frame.to_icrs({1, 0, 0}));
   if (kerr) {
     setup.observer.spin = *o.spin;
-    const double inclination = o.inclination.value_or(90);
-    setup.observer.inclination =
-        inclination == 180 ? 3.14159265358979323846 : inclination * kDegree;
-    const double pa = o.spin_pa.value_or(0) * kDegree;
-    setup.observer.spin_sky = vec::normalized(
-        vec::plus(vec::scaled(std::cos(pa), sky.north), vec::scaled(std::sin(pa), sky.east)));
+    setup.observer.inclination = inclination_radians(o.inclination.value_or(90));
+    setup.observer.spin_sky =
+        vec::normalized(position_angle_direction(sky, o.spin_pa.value_or(0) * kDegree));
   }
   setup.observer.motion = resolve_motion(o, setup.observer, sky);
   setup.ray_azimuth = parse_ray_azimuth(o.ray_azimuth);
