@@ -10,28 +10,20 @@ Vec3 lensmap_frame_to_icrs(const LensmapAttributes& attributes, const std::strin
   throw_input_error(path, "bh_frame", "unknown frame '" + attributes.bh_frame + "'");
 }
 
-namespace {
-
-Vec3 to_icrs(const LensmapAttributes& attributes, const std::string& path, const Vec3& v) {
-  return lensmap_frame_to_icrs(attributes, path, v);
-}
-
-}  // namespace
-
 Vec3 lensmap_hole_direction(const LensmapAttributes& attributes, const std::string& path) {
-  return to_icrs(
+  return lensmap_frame_to_icrs(
       attributes, path,
       unit_vector_from_angles(attributes.bh_lon_deg * kDegree, attributes.bh_lat_deg * kDegree));
 }
 
 Camera lensmap_camera(const LensmapAttributes& attributes, const std::string& path) {
-  const Vec3 look = to_icrs(
+  const Vec3 look = lensmap_frame_to_icrs(
       attributes, path,
       unit_vector_from_angles((attributes.bh_lon_deg + attributes.look_dlon_deg) * kDegree,
                               (attributes.bh_lat_deg + attributes.look_dlat_deg) * kDegree));
-  const CameraAxes axes =
-      camera_axes(look, to_icrs(attributes, path, {0, 0, 1}), to_icrs(attributes, path, {1, 0, 0}),
-                  attributes.roll_deg * kDegree);
+  const CameraAxes axes = camera_axes(look, lensmap_frame_to_icrs(attributes, path, {0, 0, 1}),
+                                      lensmap_frame_to_icrs(attributes, path, {1, 0, 0}),
+                                      attributes.roll_deg * kDegree);
   if (!(attributes.width > 0 && attributes.height > 0 && attributes.width <= UINT32_MAX &&
         attributes.height <= UINT32_MAX))
     throw_input_error(path, "width/height", "not a usable image size");
