@@ -13,8 +13,10 @@
 
 namespace starlens::produce {
 
-// Throws InputError naming `path` and the attribute for values no spacetime is made from.
+// motion: the camera's, from observer_velocity (lens_mesh_input.h checks it). Throws
+// InputError naming `path` and the attributes for values no spacetime is made from.
 std::unique_ptr<const Spacetime> lensmap_spacetime(const LensmapAttributes& attributes,
+                                                   const ObserverMotion& motion,
                                                    const std::string& path);
 
 }  // namespace starlens::produce

@@ -94,7 +94,7 @@ void add_flat_motion_bounds(LensMesh& mesh) {
 void add_traced_images(LensMesh& mesh, const LensmapAttributes& attributes,
                        const std::string& path) {
   const Camera camera = lensmap_camera(attributes, path);
-  std::shared_ptr<const Spacetime> spacetime = lensmap_spacetime(attributes, path);
+  std::shared_ptr<const Spacetime> spacetime = lensmap_spacetime(attributes, mesh.motion, path);
   // Escaped vertices spread over the map, traced again: the traced values are only the map's if
   // these agree with what it stores (to the rounding of two builds' arithmetic).
   constexpr std::size_t kChecks = 64;

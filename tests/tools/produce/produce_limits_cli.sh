@@ -70,6 +70,14 @@ for flag in -l -c; do
   expect 2 "/dev/null: $flag/--.*: is not a regular file" "$produce" $flag /dev/null $other -o x.sle --quiet
   expect 2 "empty.h5: $flag/--.*: is empty" "$produce" $flag empty.h5 $other -o x.sle --quiet
   no_output x.sle
+"$fixtures" damage kerr.h5 -o kerr_spin1.h5 --set-double spin=1.5 || fail "fixture kerr_spin1.h5"
+expect 2 "kerr_spin1.h5: attribute spin: must satisfy |spin| < 1" \
+  "$produce" -l kerr_spin1.h5 -c sky.h5 -o x.sle --quiet
+no_output x.sle
+"$fixtures" damage kerr.h5 -o kerr_inside.h5 --set-double r_obs=1.2 || fail "fixture kerr_inside.h5"
+expect 2 "kerr_inside.h5: attribute r_obs: 1.200000 is not outside the outer horizon r_+ = 1.435890" \
+  "$produce" -l kerr_inside.h5 -c sky.h5 -o x.sle --quiet
+no_output x.sle
 done
 expect 2 "folder.h5: is a folder, not a file" "$catalog" info folder.h5 --quiet
 expect 2 "/dev/zero: is not a regular file" "$catalog" info /dev/zero --quiet
