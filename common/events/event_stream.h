@@ -33,6 +33,16 @@ struct ChunkInfo {
   std::uint32_t last_triangle = 0;
 };
 
+// A chunk's checksum and record checks, taken by the thread that made it: writing a sealed
+// chunk then only copies it (a writer fed in order by one thread at a time would otherwise
+// check every record of the stream on that one thread).
+struct ChunkSeal {
+  std::uint64_t checksum = 0;     // payload_checksum of the events
+  std::size_t first_invalid = 0;  // first_invalid_record: == count when all are valid
+  std::size_t count = 0;          // the events sealed
+};
+ChunkSeal seal_chunk(std::span<const StarEvent> events);
+
 // Writes to a temporary file renamed on finish() (or to stdout for "-"). Thread-safe:
 // workers submit whole chunks; sequence numbers follow submission order.
 class EventWriter {
@@ -47,6 +57,9 @@ class EventWriter {
 
   void write_chunk(std::span<const StarEvent> events, std::uint32_t first_triangle,
                    std::uint32_t last_triangle);
+  // The same with the checks already taken: `seal` is seal_chunk(events).
+  void write_sealed_chunk(std::span<const StarEvent> events, const ChunkSeal& seal,
+                          std::uint32_t first_triangle, std::uint32_t last_triangle);
   // Writes the end chunk, flushes, and moves the file to its final name (with an OutputSet:
   // closes it, for the set's commit).
   void finish();

@@ -1,10 +1,14 @@
 // EventWriter: chunks submitted by worker threads, serialised in submission order into 4 MiB
 // blocks that are written (one write(2) each, on the stream's sink thread) and tree-hashed (on
 // the hash pool) while the next block fills; a file output lives under a temporary name until
-// finish() renames it.
+// finish() renames it. Into a pipe the blocks' pages are spliced (vmsplice), not copied: see
+// kSpliceMarginBytes.
 #include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <mutex>
@@ -36,6 +40,37 @@ void write_all(int descriptor, const unsigned char* data, std::size_t size,
   }
 }
 
+// A block spliced into a pipe lends it its pages: the writer may change them only after the
+// reader has taken them out. A pipe holds at most its capacity, so once that much more has
+// been spliced after a block, a reader that copies (read(2), as every reader of this project
+// does) has taken all of it. A reader that splices the pages on (into another pipe or a
+// socket) holds them longer; the blocks stay untouched for this many bytes more, and a reader
+// that holds them longer still would find its chunks' checksums failing, never a wrong event.
+constexpr std::uint64_t kSpliceMarginBytes = std::uint64_t(64) << 20;
+
+bool is_pipe(int descriptor) {
+  struct stat status {};
+  return ::fstat(descriptor, &status) == 0 && S_ISFIFO(status.st_mode);
+}
+
+// Splices all of a block into a pipe; RunFailure naming the output as write_all. Where the
+// system refuses vmsplice itself (EINVAL, ENOSYS: a sandbox without it) the rest is written.
+void splice_all(int descriptor, const unsigned char* data, std::size_t size,
+                const std::string& name) {
+  while (size > 0) {
+    iovec piece{const_cast<unsigned char*>(data), size};
+    const ssize_t spliced = ::vmsplice(descriptor, &piece, 1, 0);
+    if (spliced < 0 && errno == EINTR) continue;
+    if (spliced < 0 && (errno == EINVAL || errno == ENOSYS))
+      return write_all(descriptor, data, size, name);
+    if (spliced <= 0)
+      throw_run_failure(name, std::string("write failed: ") +
+                                  (spliced < 0 ? std::strerror(errno) : "nothing written"));
+    data += spliced;
+    size -= std::size_t(spliced);
+  }
+}
+
 }  // namespace
 
 struct EventWriter::State {
@@ -64,6 +99,14 @@ struct EventWriter::State {
   }
 
   void start_stream() {
+    if (!output && is_pipe(descriptor)) {
+      const long capacity = pipe_capacity_bound(descriptor);
+      const std::uint64_t keep = std::uint64_t(std::max(capacity, 0L)) + kSpliceMarginBytes;
+      stream.emplace([this](const unsigned char* data, std::size_t size,
+                            std::uint64_t) { splice_all(descriptor, data, size, path); },
+                     0, keep);
+      return;
+    }
     stream.emplace([this](const unsigned char* data, std::size_t size, std::uint64_t offset) {
       write_all(descriptor, data, size, path);
       // A file's pages are handed to the disk every 256 MiB (without waiting), so that
@@ -137,31 +180,41 @@ void EventWriter::open(const std::string& path, const StreamHeader& header) {
 
 EventWriter::~EventWriter() = default;
 
+ChunkSeal seal_chunk(std::span<const StarEvent> events) {
+  return {payload_checksum(events), first_invalid_record(events), events.size()};
+}
+
 void EventWriter::write_chunk(std::span<const StarEvent> events, std::uint32_t first_triangle,
                               std::uint32_t last_triangle) {
+  write_sealed_chunk(events, seal_chunk(events), first_triangle, last_triangle);
+}
+
+void EventWriter::write_sealed_chunk(std::span<const StarEvent> events, const ChunkSeal& seal,
+                                     std::uint32_t first_triangle, std::uint32_t last_triangle) {
   // A chunk of count 0 would read as the end of the stream: empty submissions write nothing.
   if (events.empty()) return;
-  // Validation and checksum run in the calling worker; only the copy into the block is
-  // serialised.
+  if (seal.count != events.size())
+    throw_run_failure(state_->path, "chunk of " + std::to_string(events.size()) +
+                                        " events sealed as " + std::to_string(seal.count));
   if (events.size() > state_->header.chunk_capacity)
     throw_run_failure(state_->path, "chunk of " + std::to_string(events.size()) +
                                         " events exceeds the chunk capacity " +
                                         std::to_string(state_->header.chunk_capacity));
-  const std::size_t invalid = first_invalid_record(events);
   ChunkHeader chunk;
   chunk.count = static_cast<std::uint32_t>(events.size());
   chunk.first_triangle = first_triangle;
   chunk.last_triangle = last_triangle;
-  chunk.checksum = payload_checksum(events);
+  chunk.checksum = seal.checksum;
 
+  // Only the copy into the blocks is serialised.
   State& s = *state_;
   std::lock_guard lock(s.mutex);
   s.require_open("write_chunk");
-  if (invalid < events.size())
-    throw_run_failure(s.path, "chunk " + std::to_string(s.chunks) + " record " +
-                                  std::to_string(invalid) +
-                                  ": refusing to write an invalid event: " +
-                                  event_record_problem(events[invalid]).value_or("invalid"));
+  if (seal.first_invalid < events.size())
+    throw_run_failure(
+        s.path, "chunk " + std::to_string(s.chunks) + " record " +
+                    std::to_string(seal.first_invalid) + ": refusing to write an invalid event: " +
+                    event_record_problem(events[seal.first_invalid]).value_or("invalid"));
   chunk.sequence = s.chunks;
   const ChunkHeaderBytes header_bytes = encode_chunk_header(chunk);
   s.write_bytes(header_bytes.data(), header_bytes.size());

@@ -8,4 +8,8 @@ namespace starlens {
 // refusal (an unprivileged process over its pipe quota), leaves it as it is.
 void enlarge_pipe(int descriptor);
 
+// The most bytes the pipe can hold, now or once its other end enlarges it as enlarge_pipe does:
+// the larger of its capacity and the system's limit.
+long pipe_capacity_bound(int descriptor);
+
 }  // namespace starlens

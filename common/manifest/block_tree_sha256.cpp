@@ -4,12 +4,14 @@
 
 #include <fcntl.h>
 #include <openssl/evp.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <new>
 
 #include "core/errors.h"
 #include "manifest/file_identity.h"
@@ -183,9 +185,25 @@ std::string block_tree_sha256_open_file(int descriptor, const std::string& name,
   return hex;
 }
 
-BlockTreeSha256Stream::BlockTreeSha256Stream(Sink sink, std::size_t max_blocks)
+BlockTreeSha256Stream::Block::Block() {
+  void* memory =
+      ::mmap(nullptr, kTreeBlockBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (memory == MAP_FAILED) throw std::bad_alloc();
+  bytes = static_cast<unsigned char*>(memory);
+}
+
+BlockTreeSha256Stream::Block::~Block() {
+  ::munmap(bytes, kTreeBlockBytes);
+}
+
+BlockTreeSha256Stream::BlockTreeSha256Stream(Sink sink, std::size_t max_blocks,
+                                             std::uint64_t sink_keeps_bytes)
     : sink_(std::move(sink)),
-      max_blocks_(max_blocks > 0 ? std::max<std::size_t>(max_blocks, 2) : default_stream_blocks()) {
+      max_blocks_(max_blocks > 0 ? std::max<std::size_t>(max_blocks, 2) : default_stream_blocks()),
+      sink_keeps_bytes_(sink_ ? sink_keeps_bytes : 0) {
+  // Room for the kept blocks besides the ones being filled and hashed.
+  if (sink_keeps_bytes_ > 0)
+    max_blocks_ += std::size_t((sink_keeps_bytes_ + kTreeBlockBytes - 1) / kTreeBlockBytes) + 1;
 }
 
 BlockTreeSha256Stream::~BlockTreeSha256Stream() {
@@ -204,7 +222,6 @@ void BlockTreeSha256Stream::take_free_block() {
   std::unique_lock lock(mutex_);
   if (free_.empty() && blocks_.size() < max_blocks_) {
     blocks_.push_back(std::make_unique<Block>());
-    blocks_.back()->bytes.resize(kTreeBlockBytes);
     free_.push_back(blocks_.back().get());
   }
   changed_.wait(lock, [this] { return !free_.empty(); });
@@ -232,7 +249,7 @@ void BlockTreeSha256Stream::hand_over() {
     std::lock_guard lock(mutex_);
     block->users = sink_ ? 2 : 1;
   }
-  tree_.add_block(block->bytes.data(), block->size, [this, block] { release(block); });
+  tree_.add_block(block->bytes, block->size, [this, block] { release(block); });
   if (!sink_) return;
   {
     std::lock_guard lock(mutex_);
@@ -255,7 +272,7 @@ void BlockTreeSha256Stream::drain_sink() {
     std::exception_ptr failure;
     if (!skip) {
       try {
-        sink_(block->bytes.data(), block->size, block->offset);
+        sink_(block->bytes, block->size, block->offset);
       } catch (...) {
         failure = std::current_exception();
       }
@@ -263,8 +280,23 @@ void BlockTreeSha256Stream::drain_sink() {
     lock.lock();
     if (failure) sink_failure_ = failure;
     sink_busy_ = false;
-    if (--block->users == 0) free_.push_back(block);
+    sink_done(block);
     changed_.notify_all();
+  }
+}
+
+void BlockTreeSha256Stream::sink_done(Block* block) {
+  if (sink_keeps_bytes_ == 0) {
+    if (--block->users == 0) free_.push_back(block);
+    return;
+  }
+  kept_by_sink_.push_back(block);
+  kept_bytes_ += block->size;
+  while (kept_bytes_ - kept_by_sink_.front()->size >= sink_keeps_bytes_) {
+    Block* oldest = kept_by_sink_.front();
+    kept_by_sink_.pop_front();
+    kept_bytes_ -= oldest->size;
+    if (--oldest->users == 0) free_.push_back(oldest);
   }
 }
 
@@ -276,7 +308,7 @@ void BlockTreeSha256Stream::update(const void* data, std::size_t size) {
       take_free_block();
     }
     const std::size_t take = std::min(size, kTreeBlockBytes - current_->size);
-    std::memcpy(current_->bytes.data() + current_->size, bytes, take);
+    std::memcpy(current_->bytes + current_->size, bytes, take);
     current_->size += take;
     size_ += take;
     bytes += take;
@@ -309,7 +341,7 @@ void BlockTreeSha256Stream::flush_to_sink() {
   }
   if (current_ == nullptr || current_->size == 0) return;
   try {
-    sink_(current_->bytes.data(), current_->size, current_->offset);
+    sink_(current_->bytes, current_->size, current_->offset);
   } catch (...) {
   }
 }

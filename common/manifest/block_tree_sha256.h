@@ -91,12 +91,17 @@ class BlockTreeSha256 {
 // each block is also passed, in stream order, to the sink on a thread of its own before it is
 // reused (a writer writes the blocks it hashes); `offset` is the block's position in the
 // stream. An exception the sink throws is rethrown by the next update() or finish_hex().
+// A sink that passes a block's pages on without copying them (vmsplice into a pipe) gives
+// `sink_keeps_bytes`: a block is then reused only once that many more bytes have gone through
+// the sink after it. Blocks are page-aligned mappings of the stream's own, unmapped (never
+// handed back to the allocator for reuse) when the stream is destroyed.
 class BlockTreeSha256Stream {
  public:
   using Sink =
       std::function<void(const unsigned char* data, std::size_t size, std::uint64_t offset)>;
 
-  explicit BlockTreeSha256Stream(Sink sink = {}, std::size_t max_blocks = 0);
+  explicit BlockTreeSha256Stream(Sink sink = {}, std::size_t max_blocks = 0,
+                                 std::uint64_t sink_keeps_bytes = 0);
   ~BlockTreeSha256Stream();  // waits for the sink and the hash of blocks handed over
   BlockTreeSha256Stream(const BlockTreeSha256Stream&) = delete;
   BlockTreeSha256Stream& operator=(const BlockTreeSha256Stream&) = delete;
@@ -112,13 +117,19 @@ class BlockTreeSha256Stream {
 
  private:
   struct Block {
-    std::vector<unsigned char> bytes;
+    Block();  // maps kTreeBlockBytes
+    ~Block();
+    Block(const Block&) = delete;
+    Block& operator=(const Block&) = delete;
+    unsigned char* bytes = nullptr;
     std::size_t size = 0;
     std::uint64_t offset = 0;
     int users = 0;  // the hash and the sink
   };
   void hand_over();
   void release(Block* block);
+  // After the sink: the block, or with sink_keeps_bytes the oldest kept one, back to free_.
+  void sink_done(Block* block);
   void take_free_block();
   void drain_sink();
   void rethrow_sink_failure();
@@ -133,6 +144,9 @@ class BlockTreeSha256Stream {
   std::vector<std::unique_ptr<Block>> blocks_;
   std::vector<Block*> free_;
   std::deque<Block*> to_sink_;
+  std::uint64_t sink_keeps_bytes_ = 0;
+  std::deque<Block*> kept_by_sink_;  // passed through the sink, oldest first
+  std::uint64_t kept_bytes_ = 0;
   bool sink_busy_ = false;
   bool stopping_ = false;
   std::exception_ptr sink_failure_;

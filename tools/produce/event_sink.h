@@ -15,9 +15,9 @@ namespace starlens::produce {
 class EventSink {
  public:
   virtual ~EventSink() = default;
-  // Thread-safe: workers submit whole chunks.
-  virtual void submit(std::span<const StarEvent> events, std::uint32_t first_triangle,
-                      std::uint32_t last_triangle) = 0;
+  // Thread-safe: workers submit whole chunks, sealed (seal_chunk) where they were made.
+  virtual void submit(std::span<const StarEvent> events, const ChunkSeal& seal,
+                      std::uint32_t first_triangle, std::uint32_t last_triangle) = 0;
   // Ends the stream (the end chunk; a file is then complete for its OutputSet's commit).
   virtual void finish() = 0;
   virtual std::uint64_t chunks() const = 0;
@@ -30,9 +30,9 @@ class StreamSink final : public EventSink {
  public:
   StreamSink(OutputSet& outputs, const std::string& path, const StreamHeader& header)
       : writer_(outputs, path, header) {}
-  void submit(std::span<const StarEvent> events, std::uint32_t first_triangle,
-              std::uint32_t last_triangle) override {
-    writer_.write_chunk(events, first_triangle, last_triangle);
+  void submit(std::span<const StarEvent> events, const ChunkSeal& seal,
+              std::uint32_t first_triangle, std::uint32_t last_triangle) override {
+    writer_.write_sealed_chunk(events, seal, first_triangle, last_triangle);
   }
   void finish() override { writer_.finish(); }
   std::uint64_t chunks() const override { return writer_.chunks_written(); }
@@ -46,7 +46,8 @@ class StreamSink final : public EventSink {
 
 class CountSink final : public EventSink {
  public:
-  void submit(std::span<const StarEvent> events, std::uint32_t, std::uint32_t) override {
+  void submit(std::span<const StarEvent> events, const ChunkSeal&, std::uint32_t,
+              std::uint32_t) override {
     chunks_.fetch_add(1, std::memory_order_relaxed);
     events_.fetch_add(events.size(), std::memory_order_relaxed);
   }

@@ -97,6 +97,7 @@ void OrderedWriter::cut_chunk(UnitChunk& chunk, std::size_t keep, ProducerCounts
   chunk.classes.resize(keep);
   if (!chunk.images.empty()) chunk.images.resize(keep);
   if (keep == 0) return;
+  chunk.seal = seal_chunk(chunk.events);
   if (!cut_tally_) cut_tally_.emplace(settings_.triangle_count, settings_.width, settings_.height);
   chunk.summary = cut_tally_->summarise(chunk.events, chunk.triangles);
 }
@@ -114,9 +115,9 @@ void OrderedWriter::write_chunk(const UnitChunk& chunk) {
   }
   const std::uint32_t first = settings_.first_triangle;
   if (lowest == kNoTriangle)
-    sink_.submit(chunk.events, kNoTriangle, kNoTriangle);
+    sink_.submit(chunk.events, chunk.seal, kNoTriangle, kNoTriangle);
   else
-    sink_.submit(chunk.events, first + lowest, first + highest);
+    sink_.submit(chunk.events, chunk.seal, first + lowest, first + highest);
   if (settings_.images) settings_.images->write(chunk.events, chunk.images);
   chunks_.push_back(chunk.summary);
   events_ += chunk.events.size();

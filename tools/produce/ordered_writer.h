@@ -29,6 +29,7 @@ struct UnitChunk {
   std::vector<Classification> classes;   // of each event, to uncount those cut off
   std::vector<ImageRecord> images;       // with --images: images[i] made events[i]; else empty
   ChunkSummary summary;
+  ChunkSeal seal;  // of events, taken by the worker
 };
 
 // Everything one read unit produced.

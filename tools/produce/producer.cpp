@@ -359,6 +359,7 @@ class UnitWorker {
     if (output_.chunks.empty() || chunk_closed_) return;
     UnitChunk& chunk = output_.chunks.back();
     chunk.summary = tally_.summarise(chunk.events, chunk.triangles);
+    chunk.seal = seal_chunk(chunk.events);
     chunk_closed_ = true;
   }
 

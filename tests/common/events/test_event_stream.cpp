@@ -261,6 +261,35 @@ TEST_CASE("the writer refuses what the reader would reject") {
   CHECK_FALSE(fs::exists(folder / "b.sle"));
 }
 
+TEST_CASE("sealed chunks: the same bytes as write_chunk, a seal of other events refused") {
+  ScratchFolder folder("sealed");
+  write_stream(folder / "plain.sle", sample_header(), sample_chunks());
+  {
+    EventWriter writer((folder / "sealed.sle").string(), sample_header(), false);
+    for (const auto& chunk : sample_chunks()) {
+      const ChunkSeal seal = seal_chunk(chunk.events);
+      CHECK(seal.count == chunk.events.size());
+      CHECK(seal.first_invalid == chunk.events.size());
+      writer.write_sealed_chunk(chunk.events, seal, chunk.first_triangle, chunk.last_triangle);
+    }
+    writer.finish();
+  }
+  CHECK(read_bytes(folder / "sealed.sle") == read_bytes(folder / "plain.sle"));
+
+  EventWriter writer((folder / "bad.sle").string(), sample_header(), false);
+  auto events = random_events(10, 5);
+  const ChunkSeal short_seal = seal_chunk(std::span(events).first(9));
+  CHECK_THROWS_WITH_AS(writer.write_sealed_chunk(events, short_seal, 0, 0),
+                       doctest::Contains("chunk of 10 events sealed as 9"), RunFailure);
+  events[7].support = 0;
+  const ChunkSeal invalid = seal_chunk(events);
+  CHECK(invalid.first_invalid == 7);
+  CHECK_THROWS_WITH_AS(writer.write_sealed_chunk(events, invalid, 0, 0),
+                       doctest::Contains("chunk 0 record 7: refusing to write an invalid event: "
+                                         "support must be > 0"),
+                       RunFailure);
+}
+
 TEST_CASE("\"-\" writes to standard output and reads from standard input") {
   ScratchFolder folder("stdio");
   const auto chunks = sample_chunks();

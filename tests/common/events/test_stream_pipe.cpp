@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstring>
 #include <fstream>
 #include <thread>
@@ -133,4 +134,63 @@ TEST_CASE("the same stream through a pipe: enlarged, the same bytes and hash at 
   long limit = 0;
   std::ifstream("/proc/sys/fs/pipe-max-size") >> limit;
   CHECK(capacity == limit);
+}
+
+TEST_CASE("a stream many times the pipe's splice margin, read slowly, arrives intact") {
+  // Into a pipe the writer splices its blocks' pages and reuses a block only after the pipe's
+  // capacity and a margin of 64 MiB more have followed it: 200 MiB, read with pauses so that
+  // the writer waits on a full pipe, must arrive as written, every block of it.
+  constexpr int kLongChunks = 230;
+  const auto events_of = [](int k) { return random_events(16384 - 13 * (k % 50), 5000 + k); };
+  int ends[2];
+  REQUIRE(::pipe(ends) == 0);
+  std::fflush(stdout);
+  const int saved_stdout = ::dup(STDOUT_FILENO), saved_stdin = ::dup(STDIN_FILENO);
+  ::dup2(ends[1], STDOUT_FILENO);
+  ::dup2(ends[0], STDIN_FILENO);
+  ::close(ends[1]);
+  ::close(ends[0]);
+  std::string writer_error, written_hash;
+  std::thread writing([&] {
+    try {
+      EventWriter writer("-", large_header(), false);
+      for (int k = 0; k < kLongChunks; ++k) writer.write_chunk(events_of(k), k, k + 1);
+      writer.finish();
+      written_hash = writer.tree_sha256();
+    } catch (const std::exception& error) {
+      writer_error = error.what();
+    }
+    ::close(STDOUT_FILENO);
+  });
+  int chunks = 0, mismatched = 0;
+  std::string read_hash, reader_error;
+  try {
+    EventReader reader("-");
+    std::vector<StarEvent> events;
+    ChunkInfo info;
+    while (reader.next_chunk(events, info)) {
+      const auto expected = events_of(chunks++);
+      if (events.size() != expected.size() ||
+          std::memcmp(events.data(), expected.data(), events.size() * sizeof(StarEvent)) != 0)
+        ++mismatched;
+      if (chunks % 16 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    read_hash = reader.tree_sha256();
+  } catch (const std::exception& error) {
+    reader_error = error.what();  // a block changed under the reader: its chunk's checksum
+    std::vector<char> rest(1 << 20);
+    while (::read(STDIN_FILENO, rest.data(), rest.size()) > 0) {
+    }  // the writer finishes
+  }
+  writing.join();
+  ::dup2(saved_stdout, STDOUT_FILENO);
+  ::dup2(saved_stdin, STDIN_FILENO);
+  ::close(saved_stdout);
+  ::close(saved_stdin);
+  clearerr(stdin);
+  CHECK(writer_error.empty());
+  CHECK(reader_error.empty());
+  CHECK(chunks == kLongChunks);
+  CHECK(mismatched == 0);
+  CHECK(read_hash == written_hash);
 }

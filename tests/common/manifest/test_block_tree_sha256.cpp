@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -122,6 +123,33 @@ TEST_CASE("a sink's failure is the stream's, at the next update or at finish") {
         stream.finish_hex();
       },
       "out: disk full", RunFailure);
+}
+
+TEST_CASE("a sink that keeps its blocks: none reused before that many bytes more have passed") {
+  // What a pipe writer that splices its pages needs (event_writer.cpp): a block's memory comes
+  // back to the sink only after sink_keeps_bytes more bytes have gone through it.
+  const std::uint64_t keep = 3 * kTreeBlockBytes + 5;
+  const auto data = random_bytes(20 * kTreeBlockBytes + 7, 8);
+  std::map<const unsigned char*, std::uint64_t> end_of_last_use;
+  int reuses = 0, too_early = 0;
+  std::vector<unsigned char> sunk;
+  BlockTreeSha256Stream stream(
+      [&](const unsigned char* block, std::size_t size, std::uint64_t offset) {
+        const auto used = end_of_last_use.find(block);
+        if (used != end_of_last_use.end()) {
+          ++reuses;
+          if (offset - used->second < keep) ++too_early;
+        }
+        end_of_last_use[block] = offset + size;
+        sunk.insert(sunk.end(), block, block + size);
+      },
+      2, keep);
+  for (std::size_t at = 0; at < data.size(); at += 1000003)
+    stream.update(data.data() + at, std::min<std::size_t>(1000003, data.size() - at));
+  CHECK(stream.finish_hex() == defined_tree_hash(data));
+  CHECK(sunk == data);
+  CHECK(reuses > 5);  // the blocks do come back: memory stays bounded
+  CHECK(too_early == 0);
 }
 
 TEST_CASE("a stream abandoned before finish stops cleanly") {

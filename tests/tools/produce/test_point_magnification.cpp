@@ -61,7 +61,8 @@ constexpr double kR = kPinhole.r_obs;  // of the tests on the pinhole view alone
 
 class Events final : public EventSink {
  public:
-  void submit(std::span<const StarEvent> events, std::uint32_t, std::uint32_t) override {
+  void submit(std::span<const StarEvent> events, const ChunkSeal&, std::uint32_t,
+              std::uint32_t) override {
     std::lock_guard lock(mutex_);
     collected.insert(collected.end(), events.begin(), events.end());
   }

@@ -3,6 +3,7 @@
 // of that stream, --sky-region and --cells honoured.
 #include <doctest/doctest.h>
 #include <omp.h>
+#include <xxhash.h>
 
 #include <algorithm>
 #include <cstring>
@@ -26,9 +27,14 @@ namespace {
 
 class CollectingSink final : public EventSink {
  public:
-  void submit(std::span<const StarEvent> events, std::uint32_t first, std::uint32_t last) override {
+  void submit(std::span<const StarEvent> events, const ChunkSeal& seal, std::uint32_t first,
+              std::uint32_t last) override {
     std::lock_guard lock(mutex_);
     CHECK(first <= last);
+    // The worker's seal is of exactly these events (a cut chunk is sealed again).
+    CHECK(seal.count == events.size());
+    CHECK(seal.checksum == XXH3_64bits(events.data(), events.size_bytes()));
+    CHECK(seal.first_invalid == events.size());
     collected.insert(collected.end(), events.begin(), events.end());
     chunk_sizes.push_back(events.size());
     chunk_ranges.push_back({first, last});
