@@ -3,14 +3,23 @@
 // next() stays valid until the following call.
 #include "events/prefetching_reader.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "manifest/hash_pool.h"
 
 namespace starlens {
 
+std::size_t automatic_prefetch_depth(std::uint32_t chunk_capacity) {
+  const std::uint64_t chunk_bytes =
+      std::uint64_t(std::max<std::uint32_t>(chunk_capacity, 1)) * sizeof(StarEvent);
+  return std::size_t(std::clamp<std::uint64_t>(kPrefetchAheadBytes / chunk_bytes, 8, 4096));
+}
+
 PrefetchingReader::PrefetchingReader(const std::string& path, StreamHash hash, std::size_t depth)
-    : reader_(path, hash), slots_(depth < 2 ? 2 : depth) {
+    : reader_(path, hash),
+      slots_(depth == 0 ? automatic_prefetch_depth(reader_.header().chunk_capacity)
+                        : std::max<std::size_t>(depth, 2)) {
   thread_ = std::thread([this] { read_ahead(); });
 }
 

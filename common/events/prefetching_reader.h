@@ -4,7 +4,14 @@
 // much as the GPU backend's host work on it; with the reader ahead, the two overlap instead
 // of adding up. The reader thread only reads and frames chunks; each chunk's checksum and
 // record checks run on the hash pool, several chunks at once, so no one thread does all the
-// per-byte work. Memory stays bounded: `depth` chunk buffers, reused. Chunks come out in
+// per-byte work. Memory stays bounded: `depth` chunk buffers, reused, each allocated when the
+// reader first fills it.
+//
+// The automatic depth holds kPrefetchAheadBytes of events: more than a GPU batch (2^22
+// events, 235 MB), so that while the consumer summarises and submits a batch the reader goes
+// on draining its input. Behind a pipe this matters most: a reader that stops stops the
+// writer at the other end, and the producer's work and the consumer's then add up instead of
+// overlapping. Chunks come out in
 // stream order, and a reader error is rethrown by next() exactly where the plain reader
 // would have thrown it (after the chunks before the bad one). The stream's tree hash is the
 // reader's: of the blocks it read, hashed on the hash pool as they are read.
@@ -22,11 +29,17 @@
 
 namespace starlens {
 
+constexpr std::uint64_t kPrefetchAheadBytes = std::uint64_t(512) << 20;
+
+// The automatic depth for chunks of at most `chunk_capacity` events.
+std::size_t automatic_prefetch_depth(std::uint32_t chunk_capacity);
+
 class PrefetchingReader {
  public:
   // Opens the stream and reads its header on the calling thread (header errors throw here).
+  // `depth` chunk buffers; 0: automatic (kPrefetchAheadBytes of full chunks, 8 to 4096).
   explicit PrefetchingReader(const std::string& path, StreamHash hash = StreamHash::tree_sha256,
-                             std::size_t depth = 8);
+                             std::size_t depth = 0);
   ~PrefetchingReader();  // stops the reader thread, even while it waits for a free buffer
   PrefetchingReader(const PrefetchingReader&) = delete;
   PrefetchingReader& operator=(const PrefetchingReader&) = delete;

@@ -4,12 +4,14 @@
 
 #include "core/available_memory.h"
 #include "core/errors.h"
+#include "events/prefetching_reader.h"
 
 namespace starlens {
 namespace {
 
-// The prefetching reader's 4 MiB blocks (a few in flight, hashed on the pool), the CPU
-// backend's batch of 2^18 events (14 MiB) and the GPU backend's staging buffers, rounded up.
+// The reader's 4 MiB blocks (a few in flight, hashed on the pool), the CPU backend's batch of
+// 2^18 events (14 MiB) and the GPU backend's staging buffers, rounded up; the prefetched
+// chunks come on top.
 constexpr std::uint64_t kWorkingBytes = std::uint64_t{128} << 20;
 
 }  // namespace
@@ -27,7 +29,8 @@ SplatMemory estimate_splat_memory(const StreamHeader& header, const std::string&
   const std::uint64_t window = 2 * std::uint64_t(std::max(0, header.psf.cache_radius)) + 1;
   const std::uint64_t phase_side = std::uint64_t(std::max(1, header.psf.phases)) + 1;
   memory.cache = window * window * phase_side * phase_side * sizeof(double);
-  memory.working = kWorkingBytes;
+  memory.working = kWorkingBytes + std::uint64_t(automatic_prefetch_depth(header.chunk_capacity)) *
+                                       header.chunk_capacity * sizeof(StarEvent);
   return memory;
 }
 

@@ -16,7 +16,7 @@ struct SplatMemory {
   std::uint64_t exposure = 0;  // the automatic exposure's luminances, a double a pixel
   std::uint64_t png = 0;       // the PNG's 3 bytes a pixel
   std::uint64_t cache = 0;     // the phase cache, (2Rc+1)^2 (P+1)^2 doubles
-  std::uint64_t working = 0;   // the reader's blocks and the backend's event batch
+  std::uint64_t working = 0;   // the reader's blocks and chunks, the backend's event batch
   std::uint64_t total() const { return frame + exposure + png + cache + working; }
 };
 

@@ -34,11 +34,21 @@ bool same_events(std::span<const StarEvent> a, const std::vector<StarEvent>& b) 
 
 }  // namespace
 
+TEST_CASE("the automatic depth holds 512 MiB of full chunks, from 8 to 4096 of them") {
+  CHECK(automatic_prefetch_depth(16384) == 585);  // 2^29 / (16384 x 56) = 585.1
+  CHECK(automatic_prefetch_depth(1) == 4096);     // 9.6 million would fit
+  CHECK(automatic_prefetch_depth(0) == 4096);
+  CHECK(automatic_prefetch_depth(1u << 24) == 8);  // 940 MB chunks: 0.57 fit
+  CHECK(automatic_prefetch_depth(1198372) == 8);   // 67.1 MB: 8.0 fit
+  CHECK(automatic_prefetch_depth(1198371) == 8);
+  CHECK(automatic_prefetch_depth(1000000) == 9);  // 56 MB: 9.6 fit
+}
+
 TEST_CASE("prefetched chunks, byte counts and hash equal the plain reader's, any depth") {
   ScratchFolder folder("prefetch");
   const fs::path path = folder / "events.sle";
   write_bytes(path, long_stream().bytes());
-  for (const std::size_t depth : {1, 2, 3, 8, 64}) {
+  for (const std::size_t depth : {0, 1, 2, 3, 8, 64}) {  // 0: automatic
     CAPTURE(depth);
     EventReader plain(path.string());
     PrefetchingReader ahead(path.string(), StreamHash::tree_sha256, depth);
