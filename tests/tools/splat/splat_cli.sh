@@ -26,11 +26,14 @@ for phase in ("read", "accumulate", "accumulate_cache", "accumulate_direct", "bi
     assert phase in m["timings_s"], phase
 PY
 
-# Identical bytes for identical inputs, whatever the thread count.
-mkdir one two
+# Identical bytes for identical inputs, whatever the thread count (and so the bands of rows
+# the threads share out).
+mkdir one two many
 (cd one && "$splat" -i ../events.sle -o frame.exr --threads 1 --quiet) || fail "1 thread"
 (cd two && "$splat" -i ../events.sle -o frame.exr --threads 2 --quiet) || fail "2 threads"
+(cd many && "$splat" -i ../events.sle -o frame.exr --threads 24 --quiet) || fail "24 threads"
 cmp -s one/frame.exr two/frame.exr || fail "frames differ between 1 and 2 threads"
+cmp -s one/frame.exr many/frame.exr || fail "frames differ between 1 and 24 threads"
 
 # Streaming from standard input gives the same frame.
 mkdir piped
