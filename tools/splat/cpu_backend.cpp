@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <numbers>
+#include <span>
 #include <vector>
 
 #include "backend.h"
@@ -23,10 +24,15 @@ namespace {
 constexpr std::uint32_t kWideBandRows = 16;
 constexpr std::uint32_t kNarrowBandRows = 8;
 constexpr std::uint32_t kBandsPerThread = 8;
-// Events gathered before one parallel pass: enough work per band, bounded memory (14 MB).
-// The batch boundaries are part of the frame's bits (each batch adds its cached events), so
-// this must not change.
+// The batches whose boundaries are part of the frame's bits: after each batch of
+// kBatchEvents events the gathered direct events may be added (below), so this must not
+// change. Between two such additions the cached events of consecutive batches land on every
+// pixel in stream order whether the batches are added one by one or together, so the cached
+// pass takes up to kPassEvents events at once (235 MB): a batch's events come from a small
+// patch of sky (the stream follows the catalogue's cells) and crowd into a few dozen rows of
+// the frame, so that one batch alone leaves most threads waiting for the bands holding them.
 constexpr std::size_t kBatchEvents = 1 << 18;
+constexpr std::size_t kPassEvents = kBatchEvents << 4;
 // Direct events are few (~0.1%) but large (up to 256 px in radius): they are gathered over
 // batches until their pixels (pi support^2 summed) reach kDirectBatchPixels, or kBatchEvents of
 // them, so that one pass has enough work for every thread, and added in bands of
@@ -54,20 +60,20 @@ class CpuBackend final : public SplatBackend {
                                                                             : kNarrowBandRows;
     band_count_ = (header.height + band_rows_ - 1) / band_rows_;
     direct_band_count_ = (header.height + kDirectBandRows - 1) / kDirectBandRows;
-    batch_.reserve(kBatchEvents);
+    batch_.reserve(kPassEvents);
   }
 
   void accumulate(std::span<const StarEvent> events) override {
     while (!events.empty()) {
-      const std::size_t take = std::min(events.size(), kBatchEvents - batch_.size());
+      const std::size_t take = std::min(events.size(), kPassEvents - batch_.size());
       batch_.insert(batch_.end(), events.begin(), events.begin() + take);
       events = events.subspan(take);
-      if (batch_.size() == kBatchEvents) flush_batch();
+      if (batch_.size() == kPassEvents) flush_batches();
     }
   }
 
   void finish(Frame& frame) override {
-    flush_batch();
+    flush_batches();
     flush_direct();
     frame = std::move(frame_);
   }
@@ -109,7 +115,7 @@ class CpuBackend final : public SplatBackend {
   // `bands` of them): a counting sort on all threads, each over its own contiguous slice, so
   // that every band keeps stream order; also each band's work, the pixels of its events' rows
   // (band_work_).
-  void bin_by_band(const std::vector<StarEvent>& events, bool cached_only, std::uint32_t rows,
+  void bin_by_band(std::span<const StarEvent> events, bool cached_only, std::uint32_t rows,
                    std::uint32_t bands) {
     const std::size_t count = events.size();
     const std::size_t max_threads = std::size_t(std::max(1, omp_get_max_threads()));
@@ -168,7 +174,7 @@ class CpuBackend final : public SplatBackend {
   // ones taken are short (the order of the bands changes no bit: each pixel belongs to one
   // band, whose events keep stream order).
   template <class Evaluate>
-  std::uint64_t accumulate_bands(const std::vector<StarEvent>& events, std::uint32_t rows,
+  std::uint64_t accumulate_bands(std::span<const StarEvent> events, std::uint32_t rows,
                                  std::uint32_t bands, double& cpu_seconds, Evaluate evaluate) {
     band_order_.resize(bands);
     for (std::uint32_t band = 0; band < bands; ++band) band_order_[band] = band;
@@ -210,13 +216,31 @@ class CpuBackend final : public SplatBackend {
     return added;
   }
 
-  // The batch's cached events, in one pass; its direct events move to the direct batch,
-  // added when that holds enough work (flush_direct). Separate passes, so that each
-  // evaluator's time and contributions are measured on their own (the cache figure is the one
-  // that scales).
-  void flush_batch() {
-    if (batch_.empty()) return;
+  // The gathered batches in order: each batch's direct events move to the direct batch, added
+  // when that holds enough work (flush_direct) after the cached events of the batches so far;
+  // the cached events between two such additions go in one pass. Separate passes, so that
+  // each evaluator's time and contributions are measured on their own (the cache figure is
+  // the one that scales).
+  void flush_batches() {
     const std::size_t count = batch_.size();
+    std::size_t cached_from = 0;  // the first event whose cached pass is still to come
+    for (std::size_t begin = 0; begin < count; begin += kBatchEvents) {
+      const std::size_t end = std::min(count, begin + kBatchEvents);
+      gather_direct(begin, end);
+      if (direct_pixels_ >= kDirectBatchPixels || direct_.size() >= kBatchEvents) {
+        add_cached({batch_.data() + cached_from, end - cached_from});
+        cached_from = end;
+        flush_direct();
+      }
+    }
+    add_cached({batch_.data() + cached_from, count - cached_from});
+    batch_.clear();
+  }
+
+  // Counts the classes of batch_[begin, end) and appends its direct events to direct_, in
+  // stream order (each thread gathers its slice's).
+  void gather_direct(std::size_t begin, std::size_t end) {
+    const std::size_t count = end - begin;
     const std::size_t max_threads = std::size_t(std::max(1, omp_get_max_threads()));
     slice_direct_.resize(max_threads);
     std::uint64_t direct_count = 0;
@@ -226,8 +250,8 @@ class CpuBackend final : public SplatBackend {
       const std::size_t threads = std::size_t(omp_get_num_threads());
       std::vector<std::uint32_t>& mine = slice_direct_[thread];
       mine.clear();
-      for (std::size_t index = count * thread / threads; index < count * (thread + 1) / threads;
-           ++index) {
+      for (std::size_t index = begin + count * thread / threads;
+           index < begin + count * (thread + 1) / threads; ++index) {
         const StarEvent& event = batch_[index];
         direct_count += event.support > header_.psf.cache_radius;  // stream_event_class
         if (evaluated_directly(event)) mine.push_back(static_cast<std::uint32_t>(index));
@@ -245,22 +269,25 @@ class CpuBackend final : public SplatBackend {
         direct_pixels_ += std::numbers::pi * double(event.support) * double(event.support);
       }
     }
+  }
+
+  // The cached events of `events` (consecutive batches), in one parallel pass.
+  void add_cached(std::span<const StarEvent> events) {
+    if (events.empty()) return;
     double* rgb = frame_.rgb.data();
     const std::uint32_t width = header_.width, height = header_.height;
     {
       ScopedPhase phase(times_, "binning");
-      bin_by_band(batch_, true, band_rows_, band_count_);
+      bin_by_band(events, true, band_rows_, band_count_);
     }
     if (!band_events_.empty()) {
       ScopedPhase phase(times_, "accumulate_cache");
       contributions_cache_ += accumulate_bands(
-          batch_, band_rows_, band_count_, cpu_cache_seconds_,
+          events, band_rows_, band_count_, cpu_cache_seconds_,
           [&](const StarEvent& event, std::uint32_t begin, std::uint32_t end) {
             return accumulate_cached(event, *cache_, rgb, width, height, begin, end);
           });
     }
-    batch_.clear();
-    if (direct_pixels_ >= kDirectBatchPixels || direct_.size() >= kBatchEvents) flush_direct();
   }
 
   void flush_direct() {

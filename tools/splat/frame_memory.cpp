@@ -9,10 +9,9 @@
 namespace starlens {
 namespace {
 
-// The reader's 4 MiB blocks (a few in flight, hashed on the pool), the CPU backend's batch of
-// 2^18 events (14 MiB) and the GPU backend's staging buffers, rounded up; the prefetched
-// chunks come on top.
-constexpr std::uint64_t kWorkingBytes = std::uint64_t{128} << 20;
+// The reader's 4 MiB blocks (a few in flight, hashed on the pool), the CPU backend's pass of
+// 2^22 events (235 MB) and its bands' lists, rounded up; the prefetched chunks come on top.
+constexpr std::uint64_t kWorkingBytes = std::uint64_t{320} << 20;
 
 }  // namespace
 
