@@ -55,6 +55,38 @@ std::string write_all_chunks(EventWriter& writer) {
   return writer.tree_sha256();
 }
 
+// Standard output and standard input joined by a pipe until restore() (or destruction): a
+// writer of "-" on one thread, a reader of "-" on another.
+class StdioPipe {
+ public:
+  StdioPipe() {
+    int ends[2];
+    REQUIRE(::pipe(ends) == 0);
+    std::fflush(stdout);
+    saved_stdout_ = ::dup(STDOUT_FILENO);
+    saved_stdin_ = ::dup(STDIN_FILENO);
+    ::dup2(ends[1], STDOUT_FILENO);
+    ::dup2(ends[0], STDIN_FILENO);
+    ::close(ends[1]);
+    ::close(ends[0]);
+  }
+  ~StdioPipe() { restore(); }
+  StdioPipe(const StdioPipe&) = delete;
+  StdioPipe& operator=(const StdioPipe&) = delete;
+  void restore() {
+    if (saved_stdout_ < 0) return;
+    ::dup2(saved_stdout_, STDOUT_FILENO);
+    ::dup2(saved_stdin_, STDIN_FILENO);
+    ::close(saved_stdout_);
+    ::close(saved_stdin_);
+    saved_stdout_ = saved_stdin_ = -1;
+    clearerr(stdin);
+  }
+
+ private:
+  int saved_stdout_ = -1, saved_stdin_ = -1;
+};
+
 }  // namespace
 
 TEST_CASE("a stream of several blocks through a file: bytes, events and tree hash") {
@@ -86,14 +118,7 @@ TEST_CASE("the same stream through a pipe: enlarged, the same bytes and hash at 
   const std::string file_hash = write_all_chunks(file_writer);
   const Bytes file_bytes = read_bytes(folder / "big.sle");
 
-  int ends[2];
-  REQUIRE(::pipe(ends) == 0);
-  std::fflush(stdout);
-  const int saved_stdout = ::dup(STDOUT_FILENO), saved_stdin = ::dup(STDIN_FILENO);
-  ::dup2(ends[1], STDOUT_FILENO);
-  ::dup2(ends[0], STDIN_FILENO);
-  ::close(ends[1]);
-  ::close(ends[0]);
+  StdioPipe stdio;
   std::string piped_hash, writer_error;
   std::thread writing([&] {
     try {
@@ -121,11 +146,7 @@ TEST_CASE("the same stream through a pipe: enlarged, the same bytes and hash at 
   }
   const long capacity = ::fcntl(STDIN_FILENO, F_GETPIPE_SZ);
   writing.join();
-  ::dup2(saved_stdout, STDOUT_FILENO);
-  ::dup2(saved_stdin, STDIN_FILENO);
-  ::close(saved_stdout);
-  ::close(saved_stdin);
-  clearerr(stdin);
+  stdio.restore();
   CHECK(writer_error.empty());
   CHECK(chunks == kChunks);
   CHECK(bytes_read == file_bytes.size());
@@ -142,14 +163,7 @@ TEST_CASE("a stream many times the pipe's splice margin, read slowly, arrives in
   // the writer waits on a full pipe, must arrive as written, every block of it.
   constexpr int kLongChunks = 230;
   const auto events_of = [](int k) { return random_events(16384 - 13 * (k % 50), 5000 + k); };
-  int ends[2];
-  REQUIRE(::pipe(ends) == 0);
-  std::fflush(stdout);
-  const int saved_stdout = ::dup(STDOUT_FILENO), saved_stdin = ::dup(STDIN_FILENO);
-  ::dup2(ends[1], STDOUT_FILENO);
-  ::dup2(ends[0], STDIN_FILENO);
-  ::close(ends[1]);
-  ::close(ends[0]);
+  StdioPipe stdio;
   std::string writer_error, written_hash;
   std::thread writing([&] {
     try {
@@ -183,11 +197,7 @@ TEST_CASE("a stream many times the pipe's splice margin, read slowly, arrives in
     }  // the writer finishes
   }
   writing.join();
-  ::dup2(saved_stdout, STDOUT_FILENO);
-  ::dup2(saved_stdin, STDIN_FILENO);
-  ::close(saved_stdout);
-  ::close(saved_stdin);
-  clearerr(stdin);
+  stdio.restore();
   CHECK(writer_error.empty());
   CHECK(reader_error.empty());
   CHECK(chunks == kLongChunks);
