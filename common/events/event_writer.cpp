@@ -4,7 +4,6 @@
 // finish() renames it. Into a pipe the blocks' pages are spliced (vmsplice), not copied: see
 // kSpliceMarginBytes.
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -47,11 +46,6 @@ void write_all(int descriptor, const unsigned char* data, std::size_t size,
 // socket) holds them longer; the blocks stay untouched for this many bytes more, and a reader
 // that holds them longer still would find its chunks' checksums failing, never a wrong event.
 constexpr std::uint64_t kSpliceMarginBytes = std::uint64_t(64) << 20;
-
-bool is_pipe(int descriptor) {
-  struct stat status {};
-  return ::fstat(descriptor, &status) == 0 && S_ISFIFO(status.st_mode);
-}
 
 // Splices all of a block into a pipe; RunFailure naming the output as write_all. Where the
 // system refuses vmsplice itself (EINVAL, ENOSYS: a sandbox without it) the rest is written.

@@ -18,13 +18,17 @@ long system_pipe_limit() {
 
 }  // namespace
 
+bool is_pipe(int descriptor) {
+  struct stat status {};
+  return ::fstat(descriptor, &status) == 0 && S_ISFIFO(status.st_mode);
+}
+
 long pipe_capacity_bound(int descriptor) {
   return std::max<long>(::fcntl(descriptor, F_GETPIPE_SZ), system_pipe_limit());
 }
 
 void enlarge_pipe(int descriptor) {
-  struct stat status {};
-  if (::fstat(descriptor, &status) != 0 || !S_ISFIFO(status.st_mode)) return;
+  if (!is_pipe(descriptor)) return;
   const long limit = system_pipe_limit();
   if (limit <= 0) return;
   // Both ends ask for the same size. A refusal (EPERM beyond an unprivileged user's pipe

@@ -8,6 +8,9 @@ namespace starlens {
 // refusal (an unprivileged process over its pipe quota), leaves it as it is.
 void enlarge_pipe(int descriptor);
 
+// Whether the descriptor is a pipe (a FIFO).
+bool is_pipe(int descriptor);
+
 // The most bytes the pipe can hold, now or once its other end enlarges it as enlarge_pipe does:
 // the larger of its capacity and the system's limit.
 long pipe_capacity_bound(int descriptor);

@@ -5,16 +5,16 @@
 // of adding up. The reader thread only reads and frames chunks; each chunk's checksum and
 // record checks run on the hash pool, several chunks at once, so no one thread does all the
 // per-byte work. Memory stays bounded: `depth` chunk buffers, reused, each allocated when the
-// reader first fills it.
+// reader first fills it. Chunks come out in stream order, and a reader error is rethrown by
+// next() exactly where the plain reader would have thrown it (after the chunks before the bad
+// one). The stream's tree hash is the reader's: of the blocks it read, hashed on the hash pool
+// as they are read.
 //
 // The automatic depth holds kPrefetchAheadBytes of events: more than a GPU batch (2^22
 // events, 235 MB), so that while the consumer summarises and submits a batch the reader goes
 // on draining its input. Behind a pipe this matters most: a reader that stops stops the
 // writer at the other end, and the producer's work and the consumer's then add up instead of
-// overlapping. Chunks come out in
-// stream order, and a reader error is rethrown by next() exactly where the plain reader
-// would have thrown it (after the chunks before the bad one). The stream's tree hash is the
-// reader's: of the blocks it read, hashed on the hash pool as they are read.
+// overlapping.
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
