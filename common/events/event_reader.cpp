@@ -12,6 +12,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <optional>
 
@@ -39,7 +40,8 @@ std::size_t reader_blocks() {
 
 struct EventReader::State {
   struct Block {
-    std::vector<unsigned char> bytes;
+    // Not zeroed: read(2) fills what is used, and a short stream touches only its own pages.
+    std::unique_ptr<unsigned char[]> bytes;
     std::size_t size = 0;
     bool hashing = false;  // the pool still reads it
   };
@@ -84,12 +86,13 @@ struct EventReader::State {
       std::unique_lock lock(mutex);
       hashed.wait(lock, [&] { return !block.hashing; });
     }
-    if (block.bytes.empty()) block.bytes.resize(kTreeBlockBytes);
+    if (!block.bytes)
+      block.bytes = std::make_unique_for_overwrite<unsigned char[]>(kTreeBlockBytes);
     block.size = 0;
     position = 0;
     while (block.size < kTreeBlockBytes) {
       const ssize_t got =
-          ::read(descriptor, block.bytes.data() + block.size, kTreeBlockBytes - block.size);
+          ::read(descriptor, block.bytes.get() + block.size, kTreeBlockBytes - block.size);
       if (got < 0 && errno == EINTR) continue;
       if (got < 0) read_failed();
       if (got == 0) {
@@ -103,7 +106,7 @@ struct EventReader::State {
         std::lock_guard lock(mutex);
         block.hashing = true;
       }
-      tree->add_block(block.bytes.data(), block.size, [this, &block] {
+      tree->add_block(block.bytes.get(), block.size, [this, &block] {
         std::lock_guard lock(mutex);
         block.hashing = false;
         hashed.notify_all();
@@ -124,7 +127,7 @@ struct EventReader::State {
       }
       const Block& block = blocks[current];
       const std::size_t take = std::min(size - copied, block.size - position);
-      std::memcpy(out + copied, block.bytes.data() + position, take);
+      std::memcpy(out + copied, block.bytes.get() + position, take);
       position += take;
       copied += take;
     }

@@ -1,5 +1,6 @@
 #include "gzip_lines.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -10,6 +11,9 @@ namespace {
 
 constexpr std::size_t kInputBlock = 1 << 20;
 constexpr std::size_t kTextBlock = 4 << 20;
+// A small file gets small buffers (the text buffer grows for a long line as always): a
+// catalogue of a few rows should not fault in 5 MiB of zeroed pages per file.
+constexpr std::size_t kSmallTextBlock = 64 << 10;
 constexpr std::size_t kMaxLine = 64 << 20;
 
 }  // namespace
@@ -24,8 +28,8 @@ GzipLines::GzipLines(const std::filesystem::path& path)
   if (!file_) throw_input_error(path_, "", std::string("cannot open: ") + std::strerror(errno));
   if (inflateInit2(&stream_, 15 + 16) != Z_OK) throw_run_failure(path_, "zlib inflateInit2 failed");
   stream_open_ = true;
-  input_.resize(kInputBlock);
-  text_.resize(kTextBlock);
+  input_.resize(std::clamp<std::uintmax_t>(file_size_, 1, kInputBlock));
+  text_.resize(file_size_ < kInputBlock ? kSmallTextBlock : kTextBlock);
 }
 
 GzipLines::~GzipLines() {
