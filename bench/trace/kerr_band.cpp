@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <numbers>
 
 #include "spacetime/vector_ops.h"
 #include "trace_options.h"
@@ -63,7 +64,8 @@ int main(int argc, char** argv) {
   for (double h = 0.5; h > 0.007; h /= 2) {
     std::printf("  h %-10g", h);
     for (const double angle : {0.0, 45.0}) {
-      const double c = std::cos(angle * M_PI / 180) * h, s = std::sin(angle * M_PI / 180) * h;
+      const double c = std::cos(angle * std::numbers::pi / 180) * h,
+                   s = std::sin(angle * std::numbers::pi / 180) * h;
       const std::array<double, 2> p[3] = {{x0, y0}, {x0 + c, y0 + s}, {x0 - s, y0 + c}};
       ImagePoint v[3];
       for (int k = 0; k < 3; ++k) v[k] = {p[k][0], p[k][1], source(p[k][0], p[k][1])};

@@ -22,8 +22,10 @@ const bool kNoExitHandler = [] {
   return true;
 }();
 
+// Per thread: a thread-safe libhdf5 keeps the automatic error printing of each thread apart,
+// and the store's cells are read on reader threads.
 void silence_hdf5_errors() {
-  static const bool silenced = [] {
+  thread_local const bool silenced = [] {
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
     return true;
   }();
@@ -289,6 +291,7 @@ std::vector<std::uint64_t> dataset_shape(const File& file, const std::string& na
 
 void read_rows(const File& file, const std::string& name, hid_t type, void* out,
                std::uint64_t first, std::uint64_t count) {
+  silence_hdf5_errors();
   const auto shape = dataset_shape(file, name);
   Handle dataset(H5Dopen2(file.id(), name.c_str(), H5P_DEFAULT));
   read_open_rows(dataset.get(), shape, file.path, name, type, out, first, count);
@@ -297,6 +300,7 @@ void read_rows(const File& file, const std::string& name, hid_t type, void* out,
 void read_open_rows(hid_t dataset, const std::vector<std::uint64_t>& shape, const std::string& path,
                     const std::string& name, hid_t type, void* out, std::uint64_t first,
                     std::uint64_t count) {
+  silence_hdf5_errors();
   if (first + count > shape[0])
     throw_input_error(path, name,
                       "rows " + std::to_string(first) + "+" + std::to_string(count) +

@@ -7,6 +7,7 @@
 #include "build_info.h"
 #include "core/cli_validators.h"
 #include "core/errors.h"
+#include "core/one_line_message.h"
 #include "git_describe.h"
 
 namespace starlens {
@@ -49,7 +50,8 @@ int parse_command_line(CLI::App& app, int argc, char** argv, const std::string& 
                 << "' (see --help)\n";
       return kExitBadInput;
     }
-    std::cerr << tool_name << ": error: command line: " << e.what() << " (see --help)\n";
+    std::cerr << tool_name << ": error: command line: " << one_line_message(e.what())
+              << " (see --help)\n";
     return kExitBadInput;
   }
   return -1;
@@ -59,13 +61,13 @@ int run_tool(const std::string& tool_name, const std::function<int()>& body) {
   try {
     return body();
   } catch (const InputError& e) {
-    std::cerr << tool_name << ": error: " << e.what() << '\n';
+    std::cerr << tool_name << ": error: " << one_line_message(e.what()) << '\n';
     return kExitBadInput;
   } catch (const std::bad_alloc&) {
     std::cerr << tool_name << ": error: out of memory\n";
     return kExitFailure;
   } catch (const std::exception& e) {
-    std::cerr << tool_name << ": error: " << e.what() << '\n';
+    std::cerr << tool_name << ": error: " << one_line_message(e.what()) << '\n';
     return kExitFailure;
   }
 }

@@ -2,11 +2,16 @@
 // array, a string of the wrong class, a dataset declaring more rows than the file holds, and
 // paths that are no file at all are InputErrors naming the file and the object.
 #include <doctest/doctest.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "core/errors.h"
@@ -222,4 +227,62 @@ TEST_CASE("a corrupt attribute message is refused, not decoded into a huge alloc
   CHECK(input_error([&] {
           h5::open_file(unchecked);
         }).starts_with(unchecked + ": superblock: version 0: "));
+}
+
+TEST_CASE("a read that fails on another thread prints nothing of libhdf5's own") {
+  Folder folder;
+  const std::string path = (folder.path / "deflated.h5").string();
+  haddr_t chunk_address = 0;
+  hsize_t chunk_size = 0;
+  {
+    const h5::File file = h5::create_file(path, path);
+    const hsize_t dims[1] = {4096}, chunk[1] = {4096};
+    h5::Handle space(H5Screate_simple(1, dims, nullptr));
+    h5::Handle properties(H5Pcreate(H5P_DATASET_CREATE));
+    H5Pset_chunk(properties.get(), 1, chunk);
+    H5Pset_deflate(properties.get(), 9);
+    h5::Handle dataset(H5Dcreate2(file.id(), "/values", H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
+                                  properties.get(), H5P_DEFAULT));
+    REQUIRE(dataset.valid());
+    std::vector<double> values(4096);
+    for (std::size_t i = 0; i < values.size(); ++i) values[i] = std::sin(double(i));
+    REQUIRE(H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                     values.data()) >= 0);
+    REQUIRE(H5Dflush(dataset.get()) >= 0);
+    const hsize_t origin[1] = {0};
+    REQUIRE(H5Dget_chunk_info_by_coord(dataset.get(), origin, nullptr, &chunk_address,
+                                       &chunk_size) >= 0);
+  }
+  REQUIRE(chunk_size > 64);
+  {  // the deflate stream's middle overwritten: the filter fails when the chunk is read
+    std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekp(static_cast<std::streamoff>(chunk_address + chunk_size / 2));
+    const std::string garbage(16, '\xff');
+    file.write(garbage.data(), static_cast<std::streamsize>(garbage.size()));
+  }
+  const std::string log = (folder.path / "stderr.txt").string();
+  std::string error;
+  {
+    // The thread's stderr (libhdf5 prints to the process's stderr) into `log` meanwhile.
+    const int saved = ::dup(2);
+    const int sink = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    REQUIRE(saved >= 0);
+    REQUIRE(sink >= 0);
+    ::dup2(sink, 2);
+    std::thread reader([&] {
+      error = input_error([&] {
+        const h5::File file = h5::open_file(path);
+        std::vector<double> out(4096);
+        h5::read_rows(file, "/values", H5T_NATIVE_DOUBLE, out.data(), 0, 4096);
+      });
+    });
+    reader.join();
+    ::dup2(saved, 2);
+    ::close(sink);
+    ::close(saved);
+  }
+  CHECK_MESSAGE(error == path + ": /values: read failed (corrupt or wrong type)", error);
+  std::ifstream printed(log);
+  const std::string text((std::istreambuf_iterator<char>(printed)), {});
+  CHECK_MESSAGE(text.empty(), text);
 }

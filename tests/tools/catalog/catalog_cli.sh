@@ -80,6 +80,13 @@ stderr_has "teff"
 printf 'x,y,z\n1,2,3\n' >bad_header.csv
 run 2 ingest bad_header.csv --band V -o bad.h5 --quiet
 stderr_has "line 1: header"
+# Control bytes quoted from the input are escaped: still one line for any reader of lines (a
+# vertical tab or U+2028 ends a line for Python's str.splitlines, as for some terminals).
+printf 'ra,dec,mag,bv\v1,2\xe2\x80\xa8\n1,2,3,4\n' >control_header.csv
+run 2 ingest control_header.csv --band V -o bad.h5 --quiet
+stderr_has 'bv\\x0b1,2\\xe2\\x80\\xa8'
+python3 -c "import sys; t = open('err.txt', 'rb').read().decode('utf-8', 'replace'); sys.exit(len(t.splitlines()) != 1)" ||
+  fail "stderr is not one line for str.splitlines: $(od -c err.txt | head -5)"
 no_leftovers
 # An empty catalogue: a valid empty store.
 printf 'ra,dec,mag,teff\n' >empty.csv
